@@ -1,0 +1,154 @@
+// Package modelreg is the model registry: the models of PERGOLA_MODELS_FILE
+// (read-only) together with those administrators manage through the API.
+package modelreg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/domain/llm"
+)
+
+// Prober sends one short request to a model, for "test this model".
+type Prober interface {
+	Probe(ctx context.Context, m llm.Model) (reply string, inputTokens, outputTokens int, err error)
+}
+
+// Registry answers which models exist and manages the stored ones.
+type Registry struct {
+	store  llm.ModelStore
+	files  map[string]llm.Model
+	prober Prober
+}
+
+// New returns a registry over the stored models and those from the file.
+func New(store llm.ModelStore, fromFile []llm.Model, prober Prober) *Registry {
+	files := make(map[string]llm.Model, len(fromFile))
+	for _, m := range fromFile {
+		files[m.ID] = m
+	}
+	return &Registry{store: store, files: files, prober: prober}
+}
+
+// Get returns a model by id, with its key; ErrNotFound when unknown.
+func (r *Registry) Get(ctx context.Context, id string) (*llm.Model, error) {
+	if m, ok := r.files[id]; ok {
+		return &m, nil
+	}
+	return r.store.GetModel(ctx, id)
+}
+
+// List returns every model, ordered by id.
+func (r *Registry) List(ctx context.Context) ([]llm.Model, error) {
+	stored, err := r.store.ListModels(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list models: %w", err)
+	}
+	out := make([]llm.Model, 0, len(stored)+len(r.files))
+	for _, m := range r.files {
+		out = append(out, m)
+	}
+	out = append(out, stored...)
+	slices.SortFunc(out, func(a, b llm.Model) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// Create stores a new model. The id must not be taken, by the file either.
+func (r *Registry) Create(ctx context.Context, m llm.Model) (*llm.Model, error) {
+	m.Source = llm.SourceAdmin
+	if err := m.Validate(""); err != nil {
+		return nil, err
+	}
+	if _, ok := r.files[m.ID]; ok {
+		return nil, errs.Conflict("model id %q is defined in PERGOLA_MODELS_FILE", m.ID)
+	}
+	if err := r.store.CreateModel(ctx, &m); err != nil {
+		return nil, fmt.Errorf("create model: %w", err)
+	}
+	return &m, nil
+}
+
+// Patch carries optional changes to a stored model.
+type Patch struct {
+	Name          *string
+	BaseURL       *string
+	APIKey        *string
+	Model         *string
+	Capabilities  *llm.Capabilities
+	ContextWindow *int
+	Enabled       *bool
+}
+
+// Update changes a stored model; file models answer ErrConflict.
+func (r *Registry) Update(ctx context.Context, id string, p Patch) (*llm.Model, error) {
+	if err := r.writable(id); err != nil {
+		return nil, err
+	}
+	return r.store.UpdateModel(ctx, id, func(m *llm.Model) error {
+		setIf(&m.Name, p.Name)
+		setIf(&m.BaseURL, p.BaseURL)
+		setIf(&m.APIKey, p.APIKey)
+		setIf(&m.Model, p.Model)
+		setIf(&m.Capabilities, p.Capabilities)
+		setIf(&m.ContextWindow, p.ContextWindow)
+		setIf(&m.Enabled, p.Enabled)
+		return m.Validate("")
+	})
+}
+
+func setIf[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// Delete removes a stored model; file models answer ErrConflict.
+func (r *Registry) Delete(ctx context.Context, id string) error {
+	if err := r.writable(id); err != nil {
+		return err
+	}
+	return r.store.DeleteModel(ctx, id)
+}
+
+func (r *Registry) writable(id string) error {
+	if _, ok := r.files[id]; ok {
+		return errs.Conflict("model %q is defined in PERGOLA_MODELS_FILE; change it there", id)
+	}
+	return nil
+}
+
+// TestResult is the outcome of "test this model".
+type TestResult struct {
+	OK           bool
+	Reply        string
+	Error        string
+	Latency      time.Duration
+	InputTokens  int
+	OutputTokens int
+}
+
+// Test sends one short request to the model and reports what happened. A
+// failing model is a result (OK false), not an error; an unknown id is.
+func (r *Registry) Test(ctx context.Context, id string) (*TestResult, error) {
+	m, err := r.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	start := time.Now()
+	reply, in, out, err := r.prober.Probe(ctx, *m)
+	res := &TestResult{OK: err == nil, Reply: reply, Latency: time.Since(start), InputTokens: in, OutputTokens: out}
+	if err != nil {
+		res.Error = err.Error()
+		if errors.Is(err, context.DeadlineExceeded) {
+			res.Error = "the model did not answer within 30s"
+		}
+	}
+	return res, nil
+}

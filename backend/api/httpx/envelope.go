@@ -1,0 +1,70 @@
+package httpx
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/cloudwego/hertz/pkg/app"
+)
+
+// Envelope is the body of every JSON response: {"code","msg","data"}.
+type Envelope struct {
+	Code int    `json:"code"`
+	Msg  string `json:"msg"`
+	Data any    `json:"data,omitempty"`
+}
+
+// Handler is a handler that returns its error; Handle renders it.
+type Handler func(ctx context.Context, c *app.RequestContext) error
+
+// Handle adapts a Handler to hertz, rendering a returned error as an
+// envelope with its real HTTP status.
+func Handle(h Handler) app.HandlerFunc {
+	return func(ctx context.Context, c *app.RequestContext) {
+		if err := h(ctx, c); err != nil {
+			Fail(ctx, c, err)
+		}
+	}
+}
+
+// OK writes {"code":0,"msg":"","data":data} with status 200. A nil data is
+// sent as {} because Coze SDKs expect an object.
+func OK(c *app.RequestContext, data any) {
+	if data == nil {
+		data = struct{}{}
+	}
+	c.JSON(200, Envelope{Code: CodeOK, Data: data})
+}
+
+// Raw writes a 200 JSON body as given, for the Coze endpoints whose fields
+// sit beside "code" rather than under "data".
+func Raw(c *app.RequestContext, body any) { c.JSON(200, body) }
+
+// Fail writes err as an envelope with its HTTP status. Only server-side
+// failures are logged; the caller gets a message it can act on.
+func Fail(ctx context.Context, c *app.RequestContext, err error) {
+	status, code, msg := Classify(err)
+	if status >= 500 {
+		slog.ErrorContext(ctx, "request failed", "logid", LogID(c), "path", string(c.Path()), "err", err)
+	}
+	c.Set(errorKey, err)
+	c.JSON(status, Envelope{Code: code, Msg: msg})
+}
+
+// FailWith writes an envelope with an explicit status and code, for errors
+// raised by the HTTP layer itself (e.g. a body that is too large).
+func FailWith(c *app.RequestContext, status, code int, msg string) {
+	c.AbortWithStatusJSON(status, Envelope{Code: code, Msg: msg})
+}
+
+const (
+	errorKey     = "pergola.error"
+	logIDKey     = "pergola.logid"
+	principalKey = "pergola.principal"
+)
+
+// SetLogID stores the request's log id.
+func SetLogID(c *app.RequestContext, id string) { c.Set(logIDKey, id) }
+
+// LogID returns the request's log id.
+func LogID(c *app.RequestContext) string { return c.GetString(logIDKey) }

@@ -1,0 +1,128 @@
+// Package api assembles Pergola's HTTP surfaces on a hertz server: ops, the
+// Coze-compatible OpenAPI, the console API and the admin API.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/cloudwego/hertz/pkg/app"
+	"github.com/cloudwego/hertz/pkg/route"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/pergola-ai/pergola/application/identity"
+	"github.com/pergola-ai/pergola/application/modelreg"
+	"github.com/pergola-ai/pergola/backend/api/admin"
+	"github.com/pergola-ai/pergola/backend/api/console"
+	"github.com/pergola-ai/pergola/backend/api/httpx"
+	"github.com/pergola-ai/pergola/backend/api/middleware"
+	"github.com/pergola-ai/pergola/backend/api/openapi"
+	"github.com/pergola-ai/pergola/backend/api/ops"
+)
+
+// Deps is what the HTTP surfaces need, wired by the command.
+type Deps struct {
+	Log          *slog.Logger
+	Identity     *identity.Service
+	Models       *modelreg.Registry
+	Limiter      middleware.Limiter
+	Checks       []ops.Check
+	Metrics      *prometheus.Registry
+	OpenAPI      []byte
+	MaxBodyBytes int
+	RateLimit    int // requests per token per minute
+	CORSOrigins  []string
+}
+
+// loginAttemptsPerMinute bounds password guessing per client address.
+const loginAttemptsPerMinute = 20
+
+// Register installs the middleware and every route on e.
+func Register(e *route.Engine, d Deps) {
+	metrics := middleware.NewMetrics(d.Metrics)
+	e.Use(middleware.Recovery(d.Log), middleware.LogID(), middleware.AccessLog(d.Log), metrics.Handler(),
+		middleware.CORS(d.CORSOrigins), middleware.BodyLimit(d.MaxBodyBytes))
+	e.NoRoute(notFound)
+	e.NoMethod(methodNotAllowed)
+
+	o := ops.Handlers{Checks: d.Checks, Gatherer: d.Metrics, OpenAPI: d.OpenAPI}
+	e.GET("/healthz", o.Healthz)
+	e.GET("/readyz", o.Readyz)
+	e.GET("/metrics", o.Metrics)
+	e.GET("/openapi.yaml", o.OpenAPIDoc)
+
+	ident := console.Identity{Svc: d.Identity}
+	e.POST("/api/auth/login", perIP(d.Limiter, loginAttemptsPerMinute), httpx.Handle(ident.Login))
+
+	authed := []app.HandlerFunc{middleware.Auth(d.Identity), middleware.RateLimit(d.Limiter, d.RateLimit)}
+	registerConsole(e.Group("/api", authed...), d, ident)
+	registerAdmin(e.Group("/api/admin", append(authed, admin.RequireAdmin())...), d)
+	registerCoze(e.Group("", authed...), d)
+}
+
+func registerConsole(g *route.RouterGroup, d Deps, ident console.Identity) {
+	g.POST("/auth/logout", httpx.Handle(ident.Logout))
+	g.GET("/me", httpx.Handle(ident.Me))
+	g.GET("/tokens", httpx.Handle(ident.ListTokens))
+	g.POST("/tokens", httpx.Handle(ident.CreateToken))
+	g.DELETE("/tokens/:id", httpx.Handle(ident.RevokeToken))
+	g.GET("/workspaces", httpx.Handle(ident.ListWorkspaces))
+	g.POST("/workspaces", httpx.Handle(ident.CreateWorkspace))
+	g.GET("/workspaces/:id", httpx.Handle(ident.GetWorkspace))
+	g.PATCH("/workspaces/:id", httpx.Handle(ident.UpdateWorkspace))
+	g.DELETE("/workspaces/:id", httpx.Handle(ident.DeleteWorkspace))
+	g.GET("/workspaces/:id/members", httpx.Handle(ident.ListMembers))
+	g.POST("/workspaces/:id/members", httpx.Handle(ident.AddMember))
+	g.PATCH("/workspaces/:id/members/:user_id", httpx.Handle(ident.UpdateMember))
+	g.DELETE("/workspaces/:id/members/:user_id", httpx.Handle(ident.RemoveMember))
+	models := console.Models{Registry: d.Models}
+	g.GET("/models", httpx.Handle(models.List))
+}
+
+func registerAdmin(g *route.RouterGroup, d Deps) {
+	users := admin.Users{Svc: d.Identity}
+	g.GET("/users", httpx.Handle(users.List))
+	g.POST("/users", httpx.Handle(users.Create))
+	g.GET("/users/:id", httpx.Handle(users.Get))
+	g.PATCH("/users/:id", httpx.Handle(users.Update))
+	g.GET("/workspaces", httpx.Handle(users.Workspaces))
+	models := admin.Models{Registry: d.Models}
+	g.GET("/models", httpx.Handle(models.List))
+	g.POST("/models", httpx.Handle(models.Create))
+	g.GET("/models/:id", httpx.Handle(models.Get))
+	g.PATCH("/models/:id", httpx.Handle(models.Update))
+	g.DELETE("/models/:id", httpx.Handle(models.Delete))
+	g.POST("/models/:id/test", httpx.Handle(models.Test))
+}
+
+func registerCoze(g *route.RouterGroup, d Deps) {
+	ident := openapi.Identity{Svc: d.Identity}
+	g.GET("/v1/workspaces", httpx.Handle(ident.ListWorkspaces))
+	g.GET("/v1/users/me", httpx.Handle(ident.Me))
+}
+
+func notFound(ctx context.Context, c *app.RequestContext) {
+	httpx.FailWith(c, http.StatusNotFound, httpx.CodeNotFound,
+		"no route for "+string(c.Method())+" "+string(c.Path())+"; see /openapi.yaml")
+}
+
+func methodNotAllowed(ctx context.Context, c *app.RequestContext) {
+	httpx.FailWith(c, http.StatusMethodNotAllowed, httpx.CodeInvalid,
+		"method "+string(c.Method())+" is not allowed on "+string(c.Path())+"; see /openapi.yaml")
+}
+
+// perIP limits unauthenticated calls, such as sign-in, per client address.
+func perIP(l middleware.Limiter, perMinute int) app.HandlerFunc {
+	return func(ctx context.Context, c *app.RequestContext) {
+		ok, retry, err := l.Allow(ctx, "ratelimit:ip:"+c.ClientIP()+":"+c.FullPath(), perMinute, time.Minute)
+		if err == nil && !ok {
+			c.Header("Retry-After", strconv.Itoa(max(int(retry.Seconds()+0.999), 1)))
+			httpx.FailWith(c, http.StatusTooManyRequests, httpx.CodeRateLimited, "too many attempts; wait a minute")
+			return
+		}
+		c.Next(ctx)
+	}
+}

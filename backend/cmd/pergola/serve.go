@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cloudwego/hertz/pkg/app/server"
+	"github.com/cloudwego/hertz/pkg/common/hlog"
+	"github.com/cloudwego/hertz/pkg/network/standard"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	goredis "github.com/redis/go-redis/v9"
+
+	identityapp "github.com/pergola-ai/pergola/application/identity"
+	"github.com/pergola-ai/pergola/application/modelreg"
+	"github.com/pergola-ai/pergola/backend/api"
+	"github.com/pergola-ai/pergola/backend/api/middleware"
+	"github.com/pergola-ai/pergola/backend/api/ops"
+	"github.com/pergola-ai/pergola/backend/config"
+	"github.com/pergola-ai/pergola/domain/llm"
+	"github.com/pergola-ai/pergola/idl"
+	"github.com/pergola-ai/pergola/infra/memory"
+	"github.com/pergola-ai/pergola/infra/provider"
+	"github.com/pergola-ai/pergola/infra/redis"
+	"github.com/pergola-ai/pergola/infra/secret"
+	"github.com/pergola-ai/pergola/infra/sqlstore"
+)
+
+// hardBodySlack is how far past PERGOLA_MAX_BODY_BYTES hertz itself still
+// reads a body, so that the BodyLimit middleware can answer a declared
+// oversize body with a proper envelope.
+const hardBodySlack = 1 << 20
+
+// started is noted as early as possible so the ready log can say how long
+// the start took.
+var started = time.Now()
+
+// serve runs the HTTP server until ctx is done, then drains in-flight
+// requests. When ready is not nil it receives the listening address.
+func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
+	cfg, err := config.Load(env)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg)
+	log.Info("starting pergola", append([]any{"version", version}, cfg.Redacted()...)...)
+	models, err := config.LoadModels(cfg.ModelsFile, env)
+	if err != nil {
+		return err
+	}
+	box, err := secretBox(cfg, log)
+	if err != nil {
+		return err
+	}
+	db, err := openDB(ctx, cfg, box, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if applied, err := db.Migrate(ctx); err != nil {
+		return err
+	} else if len(applied) > 0 {
+		log.Info("applied migrations", "migrations", applied)
+	}
+	limiter, checks, closeKV, err := openKV(ctx, cfg, db)
+	if err != nil {
+		return err
+	}
+	defer closeKV()
+
+	ident := identityapp.New(db.Users(), db.Workspaces(), db.Tokens())
+	if made, err := ident.Bootstrap(ctx, identityapp.BootstrapInput{
+		Token: cfg.BootstrapToken, Email: cfg.BootstrapEmail, Password: cfg.BootstrapPassword,
+	}); err != nil {
+		return err
+	} else if made {
+		log.Info("bootstrapped an empty database", "admin_email", cfg.BootstrapEmail)
+	}
+	doc, err := idl.Merged()
+	if err != nil {
+		return err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+
+	raw, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("PERGOLA_ADDR: %w", err)
+	}
+	ln := newTrackingListener(raw)
+	hlog.SetLevel(hlog.LevelWarn)
+	h := server.New(server.WithListener(ln), server.WithTransport(standard.NewTransporter),
+		server.WithMaxRequestBodySize(cfg.MaxBodyBytes+hardBodySlack), server.WithHandleMethodNotAllowed(true), server.WithExitWaitTime(cfg.ShutdownTimeout),
+		server.WithDisablePrintRoute(true), server.WithSenseClientDisconnection(true))
+	api.Register(h.Engine, api.Deps{
+		Log: log, Identity: ident, Models: modelreg.New(db.Models(), models, prober{provider.Factory{}}),
+		Limiter: limiter, Checks: checks, Metrics: reg, OpenAPI: doc,
+		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins,
+	})
+	return runServer(ctx, h, ln, cfg, log, ready)
+}
+
+func runServer(ctx context.Context, h *server.Hertz, ln *trackingListener, cfg config.Config, log *slog.Logger, ready chan<- string) error {
+	errc := make(chan error, 1)
+	go func() { errc <- h.Run() }()
+	log.Info("pergola is ready", "addr", ln.Addr().String(), "startup_ms", time.Since(started).Milliseconds())
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down; finishing in-flight requests", "timeout", cfg.ShutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- h.Shutdown(sctx) }()
+	for h.IsRunning() {
+		time.Sleep(time.Millisecond) // Shutdown flips the state first thing
+	}
+	ln.wakeIdle()
+	if err := <-done; err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}
+
+func newLogger(cfg config.Config) *slog.Logger {
+	level, _ := config.ParseLevel(cfg.LogLevel)
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+}
+
+// secretBox returns the cipher of stored secrets. Without PERGOLA_SECRET_KEY
+// (allowed only on the embedded default) the key is generated once into the
+// data directory.
+func secretBox(cfg config.Config, log *slog.Logger) (*secret.Box, error) {
+	raw := cfg.SecretKey
+	if raw == "" {
+		path := filepath.Join(cfg.DataDir, "secret.key")
+		b, err := os.ReadFile(path)
+		switch {
+		case err == nil:
+			raw = strings.TrimSpace(string(b))
+		case errors.Is(err, os.ErrNotExist):
+			raw = secret.GenerateKey()
+			if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+				return nil, fmt.Errorf("PERGOLA_DATA_DIR: %w", err)
+			}
+			if err := os.WriteFile(path, []byte(raw+"\n"), 0o600); err != nil {
+				return nil, fmt.Errorf("PERGOLA_DATA_DIR: write %s: %w", path, err)
+			}
+			log.Info("generated a secret key for stored secrets", "path", path)
+		default:
+			return nil, fmt.Errorf("PERGOLA_DATA_DIR: read %s: %w", path, err)
+		}
+	}
+	key, err := secret.ParseKey(raw)
+	if err != nil {
+		return nil, fmt.Errorf("PERGOLA_SECRET_KEY: %w", err)
+	}
+	return secret.NewBox(key)
+}
+
+func openDB(ctx context.Context, cfg config.Config, box *secret.Box, log *slog.Logger) (*sqlstore.DB, error) {
+	sc := sqlstore.Config{DSN: cfg.DBDSN, SQLitePath: filepath.Join(cfg.DataDir, "pergola.db"), Logger: log}
+	if box != nil {
+		sc.Cipher = box
+	}
+	db, err := sqlstore.Open(ctx, sc)
+	if err != nil {
+		if cfg.DBDSN != "" {
+			return nil, fmt.Errorf("PERGOLA_DB_DSN: %w", err)
+		}
+		return nil, fmt.Errorf("PERGOLA_DATA_DIR: %w", err)
+	}
+	return db, nil
+}
+
+// openKV picks the rate limiter (and later cache, locks and queues): Redis
+// when PERGOLA_REDIS_ADDR is set, memory otherwise.
+func openKV(ctx context.Context, cfg config.Config, db *sqlstore.DB) (middleware.Limiter, []ops.Check, func(), error) {
+	checks := []ops.Check{{Name: "database", Ping: db.Ping}}
+	if cfg.RedisAddr == "" {
+		return memory.NewRateLimiter(), checks, func() {}, nil
+	}
+	client := goredis.NewClient(&goredis.Options{Addr: cfg.RedisAddr, Password: cfg.RedisPassword})
+	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if err := client.Ping(pctx).Err(); err != nil {
+		_ = client.Close()
+		return nil, nil, nil, fmt.Errorf("PERGOLA_REDIS_ADDR: %s does not answer: %w", cfg.RedisAddr, err)
+	}
+	checks = append(checks, ops.Check{Name: "redis", Ping: func(ctx context.Context) error { return client.Ping(ctx).Err() }})
+	return redis.NewRateLimiter(client, "pergola:"), checks, func() { _ = client.Close() }, nil
+}
+
+// prober adapts the provider factory to the registry's "test this model".
+type prober struct{ f provider.Factory }
+
+func (p prober) Probe(ctx context.Context, m llm.Model) (string, int, int, error) {
+	r := p.f.Probe(ctx, m)
+	if !r.OK {
+		return r.Reply, r.InputTokens, r.OutputTokens, errors.New(r.Error)
+	}
+	return r.Reply, r.InputTokens, r.OutputTokens, nil
+}

@@ -1,0 +1,242 @@
+// Package config reads Pergola's settings, once, from environment variables
+// and an optional YAML file, and validates them. It is the only package that
+// reads the environment (besides the command's entry point).
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is every setting of a Pergola process.
+type Config struct {
+	Addr              string        `yaml:"addr"`
+	DataDir           string        `yaml:"data_dir"`
+	DBDSN             string        `yaml:"db_dsn"`
+	RedisAddr         string        `yaml:"redis_addr"`
+	RedisPassword     string        `yaml:"redis_password"`
+	ModelsFile        string        `yaml:"models_file"`
+	SecretKey         string        `yaml:"secret_key"`
+	BootstrapToken    string        `yaml:"bootstrap_token"`
+	BootstrapEmail    string        `yaml:"bootstrap_email"`
+	BootstrapPassword string        `yaml:"bootstrap_password"`
+	EgressAllow       []string      `yaml:"egress_allow"`
+	LogLevel          string        `yaml:"log_level"`
+	LogFormat         string        `yaml:"log_format"`
+	MaxBodyBytes      int           `yaml:"max_body_bytes"`
+	RateLimit         int           `yaml:"rate_limit"` // requests per token per minute; 0 disables
+	CORSOrigins       []string      `yaml:"cors_origins"`
+	ShutdownTimeout   time.Duration `yaml:"shutdown_timeout"`
+}
+
+// Defaults are the embedded-default settings.
+func Defaults() Config {
+	return Config{
+		Addr:            ":8888",
+		DataDir:         "./data",
+		BootstrapEmail:  "admin@pergola.local",
+		LogLevel:        "info",
+		LogFormat:       "json",
+		MaxBodyBytes:    8 << 20,
+		RateLimit:       600,
+		CORSOrigins:     []string{"*"},
+		ShutdownTimeout: 15 * time.Second,
+	}
+}
+
+// Lookup reads one environment variable; os.LookupEnv in production.
+type Lookup func(key string) (string, bool)
+
+// Load reads the optional YAML file named by PERGOLA_CONFIG_FILE, then the
+// environment (which wins), and validates the result. The error names the
+// setting that is wrong.
+func Load(env Lookup) (Config, error) {
+	cfg := Defaults()
+	if path, ok := env("PERGOLA_CONFIG_FILE"); ok && path != "" {
+		if err := readFile(path, &cfg); err != nil {
+			return cfg, err
+		}
+	}
+	if err := applyEnv(&cfg, env); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.Validate()
+}
+
+func readFile(path string, cfg *Config) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("PERGOLA_CONFIG_FILE: %w", err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(cfg); err != nil {
+		return fmt.Errorf("PERGOLA_CONFIG_FILE %s: %w", path, err)
+	}
+	return nil
+}
+
+func applyEnv(cfg *Config, env Lookup) error {
+	str := map[string]*string{
+		"PERGOLA_ADDR": &cfg.Addr, "PERGOLA_DATA_DIR": &cfg.DataDir, "PERGOLA_DB_DSN": &cfg.DBDSN,
+		"PERGOLA_REDIS_ADDR": &cfg.RedisAddr, "PERGOLA_REDIS_PASSWORD": &cfg.RedisPassword,
+		"PERGOLA_MODELS_FILE": &cfg.ModelsFile, "PERGOLA_SECRET_KEY": &cfg.SecretKey,
+		"PERGOLA_BOOTSTRAP_TOKEN": &cfg.BootstrapToken, "PERGOLA_BOOTSTRAP_EMAIL": &cfg.BootstrapEmail,
+		"PERGOLA_BOOTSTRAP_PASSWORD": &cfg.BootstrapPassword, "PERGOLA_LOG_LEVEL": &cfg.LogLevel,
+		"PERGOLA_LOG_FORMAT": &cfg.LogFormat,
+	}
+	for key, dst := range str {
+		if v, ok := env(key); ok {
+			*dst = strings.TrimSpace(v)
+		}
+	}
+	lists := map[string]*[]string{"PERGOLA_EGRESS_ALLOW": &cfg.EgressAllow, "PERGOLA_CORS_ORIGINS": &cfg.CORSOrigins}
+	for key, dst := range lists {
+		if v, ok := env(key); ok {
+			*dst = splitList(v)
+		}
+	}
+	ints := map[string]*int{"PERGOLA_MAX_BODY_BYTES": &cfg.MaxBodyBytes, "PERGOLA_RATE_LIMIT": &cfg.RateLimit}
+	for key, dst := range ints {
+		if v, ok := env(key); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("%s: must be an integer, got %q", key, v)
+			}
+			*dst = n
+		}
+	}
+	if v, ok := env("PERGOLA_SHUTDOWN_TIMEOUT"); ok {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil {
+			return fmt.Errorf("PERGOLA_SHUTDOWN_TIMEOUT: must be a duration such as 15s, got %q", v)
+		}
+		cfg.ShutdownTimeout = d
+	}
+	return nil
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		if p := strings.TrimSpace(part); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Validate checks every setting and names the first wrong one.
+func (c Config) Validate() error {
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return fmt.Errorf("PERGOLA_ADDR: must be host:port such as :8888, got %q", c.Addr)
+	}
+	if c.DataDir == "" {
+		return fmt.Errorf("PERGOLA_DATA_DIR: must not be empty")
+	}
+	if c.DBDSN != "" && !strings.Contains(c.DBDSN, "@") && !strings.Contains(c.DBDSN, "/") {
+		return fmt.Errorf("PERGOLA_DB_DSN: must be a MySQL DSN such as user:pass@tcp(host:3306)/pergola")
+	}
+	if c.DBDSN != "" && c.SecretKey == "" {
+		return fmt.Errorf("PERGOLA_SECRET_KEY: required with PERGOLA_DB_DSN, so every process shares the key (generate one with `pergola secret`)")
+	}
+	if c.RedisAddr != "" {
+		if _, _, err := net.SplitHostPort(c.RedisAddr); err != nil {
+			return fmt.Errorf("PERGOLA_REDIS_ADDR: must be host:port such as 127.0.0.1:6379, got %q", c.RedisAddr)
+		}
+	}
+	if c.BootstrapToken != "" && len(c.BootstrapToken) < 4 {
+		return fmt.Errorf("PERGOLA_BOOTSTRAP_TOKEN: must be at least 4 characters")
+	}
+	for i, entry := range c.EgressAllow {
+		if err := validateEgressEntry(entry); err != nil {
+			return fmt.Errorf("PERGOLA_EGRESS_ALLOW: item %d (%q): %v", i, entry, err)
+		}
+	}
+	if _, err := ParseLevel(c.LogLevel); err != nil {
+		return fmt.Errorf("PERGOLA_LOG_LEVEL: %v", err)
+	}
+	if c.LogFormat != "json" && c.LogFormat != "text" {
+		return fmt.Errorf("PERGOLA_LOG_FORMAT: must be json or text, got %q", c.LogFormat)
+	}
+	if c.MaxBodyBytes < 1024 {
+		return fmt.Errorf("PERGOLA_MAX_BODY_BYTES: must be at least 1024, got %d", c.MaxBodyBytes)
+	}
+	if c.RateLimit < 0 {
+		return fmt.Errorf("PERGOLA_RATE_LIMIT: must be 0 (off) or a positive number of requests per minute")
+	}
+	if c.ShutdownTimeout <= 0 {
+		return fmt.Errorf("PERGOLA_SHUTDOWN_TIMEOUT: must be positive")
+	}
+	return nil
+}
+
+func validateEgressEntry(entry string) error {
+	if strings.Contains(entry, "/") {
+		_, err := netip.ParsePrefix(entry)
+		return err
+	}
+	if _, err := netip.ParseAddr(entry); err == nil {
+		return nil
+	}
+	host := entry
+	if h, _, err := net.SplitHostPort(entry); err == nil {
+		host = h
+	}
+	if host == "" || strings.ContainsAny(host, " /?#@") {
+		return fmt.Errorf("must be a host name, host:port, IP address or CIDR")
+	}
+	return nil
+}
+
+// ParseLevel turns debug, info, warn or error into a slog level.
+func ParseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return 0, fmt.Errorf("must be debug, info, warn or error, got %q", s)
+	}
+	return l, nil
+}
+
+// Redacted returns the settings as log attributes with secrets hidden.
+func (c Config) Redacted() []any {
+	return []any{
+		"addr", c.Addr, "data_dir", c.DataDir, "db", redactDSN(c.DBDSN), "redis_addr", c.RedisAddr,
+		"redis_password", mask(c.RedisPassword), "models_file", c.ModelsFile, "secret_key", mask(c.SecretKey),
+		"bootstrap_token", mask(c.BootstrapToken), "bootstrap_password", mask(c.BootstrapPassword),
+		"egress_allow", c.EgressAllow, "log_level", c.LogLevel, "max_body_bytes", c.MaxBodyBytes,
+		"rate_limit_per_min", c.RateLimit, "cors_origins", c.CORSOrigins,
+	}
+}
+
+func mask(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "[redacted]"
+}
+
+// redactDSN hides the password in user:pass@tcp(host)/db.
+func redactDSN(dsn string) string {
+	if dsn == "" {
+		return "sqlite"
+	}
+	at := strings.LastIndex(dsn, "@")
+	if at < 0 {
+		return dsn
+	}
+	cred := dsn[:at]
+	if colon := strings.Index(cred, ":"); colon >= 0 {
+		return cred[:colon] + ":[redacted]" + dsn[at:]
+	}
+	return dsn
+}

@@ -1,0 +1,232 @@
+// PergolaClient: the console (/api) and admin (/api/admin) API, typed by the
+// idl. Every method resolves to the envelope's `data` and rejects with
+// PergolaError. To add a resource (bots, workflows, ...): describe it in
+// idl/*.yaml, run `npm run gen`, and add a group below whose methods are one
+// `this.call(...)` each; the types follow from the schema.
+import type { Body, CallOptions, Data, MethodOf, Path, Query, Schema } from "./ops.js";
+import { Transport, type Meta, type TransportOptions } from "./transport.js";
+
+export type ClientOptions = TransportOptions;
+
+/** A numeric id; the API sends strings and accepts numbers too. */
+export type ID = string | number;
+
+export type User = Schema<"User">;
+export type Token = Schema<"Token">;
+export type Workspace = Schema<"Workspace">;
+export type Member = Schema<"Member">;
+export type Model = Schema<"Model">;
+/** A model as builders see it in GET /api/models (no endpoint or key details). */
+export type ModelChoice = Data<"/api/models", "get">["items"][number];
+/** A new personal access token: the answer of tokens.create, whose `token` is the secret. */
+export type NewToken = Data<"/api/tokens", "post"> & { token: string };
+export type Role = Schema<"Role">;
+export type Scope = Schema<"Scope">;
+export type Session = Data<"/api/auth/login", "post">;
+/** A list answer: one page of items and the total across pages. */
+export type Page<T> = { items: T[]; total: number };
+
+type Rest<P extends Path, M extends MethodOf<P>> = Omit<CallOptions<P, M>, "path" | "query" | "body">;
+
+export class PergolaClient {
+  readonly transport: Transport;
+  /** Metadata (status, log id) of the last answer this client received. */
+  lastMeta: Meta | undefined;
+
+  private readonly options: ClientOptions;
+
+  constructor(opts: ClientOptions) {
+    this.options = { ...opts };
+    this.transport = new Transport(opts);
+  }
+
+  get baseURL(): string {
+    return this.transport.baseURL;
+  }
+
+  /** The token sent as `Authorization: Bearer`; login() sets it to the session. */
+  get token(): ClientOptions["token"] {
+    return this.transport.token;
+  }
+  set token(t: ClientOptions["token"]) {
+    this.transport.token = t;
+  }
+
+  /** A client for the same server and options with another token. */
+  withToken(token: ClientOptions["token"]): PergolaClient {
+    return new PergolaClient({ ...this.options, token });
+  }
+
+  /**
+   * Calls any operation of the contract, typed by path and method:
+   * `client.call("get", "/api/workspaces/{id}", { path: { id } })`.
+   */
+  async call<P extends Path, M extends MethodOf<P>>(method: M, path: P, opts?: CallOptions<P, M>): Promise<Data<P, M>> {
+    const o = (opts ?? {}) as {
+      path?: Record<string, string | number>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+      signal?: AbortSignal;
+      headers?: Record<string, string>;
+    };
+    const { data, meta } = await this.transport.request<Data<P, M>>({
+      method,
+      path,
+      pathParams: o.path,
+      query: o.query,
+      body: o.body,
+      signal: o.signal,
+      headers: o.headers,
+    });
+    this.lastMeta = meta;
+    return data;
+  }
+
+  // ---- sign-in and the caller ------------------------------------------------
+
+  /**
+   * Signs in with e-mail and password. The client then uses the session
+   * token for its calls (pass { keepToken: true } to leave it unchanged).
+   */
+  async login(
+    email: string,
+    password: string,
+    opts: Rest<"/api/auth/login", "post"> & { keepToken?: boolean } = {},
+  ): Promise<Session> {
+    const { keepToken, ...rest } = opts;
+    const s = await this.call("post", "/api/auth/login", { body: { email, password }, ...rest });
+    if (!keepToken) this.token = s.token;
+    return s;
+  }
+
+  /** Ends the console session the client signs in with, and forgets it. */
+  async logout(opts?: Rest<"/api/auth/logout", "post">): Promise<void> {
+    await this.call("post", "/api/auth/logout", opts);
+    this.token = undefined;
+  }
+
+  /** The user the token belongs to. */
+  me(opts?: Rest<"/api/me", "get">) {
+    return this.call("get", "/api/me", opts);
+  }
+
+  // ---- resources ------------------------------------------------------------
+
+  /** The caller's personal access tokens. */
+  readonly tokens = {
+    list: (opts?: Rest<"/api/tokens", "get">) => this.call("get", "/api/tokens", opts),
+    /** The answer's `token` holds the secret, shown this once. */
+    create: (body: Body<"/api/tokens", "post">, opts?: Rest<"/api/tokens", "post">) =>
+      this.call("post", "/api/tokens", { body, ...opts }) as Promise<NewToken>,
+    revoke: (id: ID, opts?: Rest<"/api/tokens/{id}", "delete">) =>
+      this.call("delete", "/api/tokens/{id}", { path: { id: String(id) }, ...opts }),
+  };
+
+  /** Workspaces the caller belongs to. */
+  readonly workspaces = {
+    list: (query?: Query<"/api/workspaces", "get">, opts?: Rest<"/api/workspaces", "get">) =>
+      this.call("get", "/api/workspaces", { query, ...opts }),
+    create: (body: Body<"/api/workspaces", "post">, opts?: Rest<"/api/workspaces", "post">) =>
+      this.call("post", "/api/workspaces", { body, ...opts }),
+    get: (id: ID, opts?: Rest<"/api/workspaces/{id}", "get">) =>
+      this.call("get", "/api/workspaces/{id}", { path: { id: String(id) }, ...opts }),
+    update: (
+      id: ID,
+      body: Body<"/api/workspaces/{id}", "patch">,
+      opts?: Rest<"/api/workspaces/{id}", "patch">,
+    ) => this.call("patch", "/api/workspaces/{id}", { path: { id: String(id) }, body, ...opts }),
+    remove: (id: ID, opts?: Rest<"/api/workspaces/{id}", "delete">) =>
+      this.call("delete", "/api/workspaces/{id}", { path: { id: String(id) }, ...opts }),
+  };
+
+  /** Members of a workspace. */
+  readonly members = {
+    list: (workspaceId: ID, opts?: Rest<"/api/workspaces/{id}/members", "get">) =>
+      this.call("get", "/api/workspaces/{id}/members", { path: { id: String(workspaceId) }, ...opts }),
+    add: (
+      workspaceId: ID,
+      body: Body<"/api/workspaces/{id}/members", "post">,
+      opts?: Rest<"/api/workspaces/{id}/members", "post">,
+    ) =>
+      this.call("post", "/api/workspaces/{id}/members", { path: { id: String(workspaceId) }, body, ...opts }),
+    update: (
+      workspaceId: ID,
+      userId: ID,
+      body: Body<"/api/workspaces/{id}/members/{user_id}", "patch">,
+      opts?: Rest<"/api/workspaces/{id}/members/{user_id}", "patch">,
+    ) =>
+      this.call("patch", "/api/workspaces/{id}/members/{user_id}", {
+        path: { id: String(workspaceId), user_id: String(userId) },
+        body,
+        ...opts,
+      }),
+    remove: (workspaceId: ID, userId: ID, opts?: Rest<"/api/workspaces/{id}/members/{user_id}", "delete">) =>
+      this.call("delete", "/api/workspaces/{id}/members/{user_id}", {
+        path: { id: String(workspaceId), user_id: String(userId) },
+        ...opts,
+      }),
+  };
+
+  /** The enabled models bots can use. */
+  readonly models = {
+    list: (opts?: Rest<"/api/models", "get">) => this.call("get", "/api/models", opts),
+  };
+
+  /** The admin API; the caller must be a platform administrator. */
+  readonly admin = {
+    users: {
+      list: (query?: Query<"/api/admin/users", "get">, opts?: Rest<"/api/admin/users", "get">) =>
+        this.call("get", "/api/admin/users", { query, ...opts }),
+      /** Creates the user and their personal workspace. */
+      create: (body: Body<"/api/admin/users", "post">, opts?: Rest<"/api/admin/users", "post">) =>
+        this.call("post", "/api/admin/users", { body, ...opts }),
+      get: (id: ID, opts?: Rest<"/api/admin/users/{id}", "get">) =>
+        this.call("get", "/api/admin/users/{id}", { path: { id: String(id) }, ...opts }),
+      update: (
+        id: ID,
+        body: Body<"/api/admin/users/{id}", "patch">,
+        opts?: Rest<"/api/admin/users/{id}", "patch">,
+      ) => this.call("patch", "/api/admin/users/{id}", { path: { id: String(id) }, body, ...opts }),
+    },
+    workspaces: {
+      list: (
+        query?: Query<"/api/admin/workspaces", "get">,
+        opts?: Rest<"/api/admin/workspaces", "get">,
+      ) => this.call("get", "/api/admin/workspaces", { query, ...opts }),
+    },
+    models: {
+      list: (opts?: Rest<"/api/admin/models", "get">) => this.call("get", "/api/admin/models", opts),
+      create: (body: Body<"/api/admin/models", "post">, opts?: Rest<"/api/admin/models", "post">) =>
+        this.call("post", "/api/admin/models", { body, ...opts }),
+      get: (id: string, opts?: Rest<"/api/admin/models/{id}", "get">) =>
+        this.call("get", "/api/admin/models/{id}", { path: { id }, ...opts }),
+      update: (
+        id: string,
+        body: Body<"/api/admin/models/{id}", "patch">,
+        opts?: Rest<"/api/admin/models/{id}", "patch">,
+      ) => this.call("patch", "/api/admin/models/{id}", { path: { id }, body, ...opts }),
+      remove: (id: string, opts?: Rest<"/api/admin/models/{id}", "delete">) =>
+        this.call("delete", "/api/admin/models/{id}", { path: { id }, ...opts }),
+      /** One short request to the model; a failing model is `ok: false`, not an error. */
+      test: (id: string, opts?: Rest<"/api/admin/models/{id}/test", "post">) =>
+        this.call("post", "/api/admin/models/{id}/test", { path: { id }, ...opts }),
+    },
+  };
+}
+
+/**
+ * Walks every page of a paged list: `for await (const ws of paginate((q) =>
+ * client.workspaces.list(q)))`. Stops after `total` items or an empty page.
+ */
+export async function* paginate<T>(
+  list: (q: { page_num: number; page_size: number }) => Promise<Page<T>>,
+  pageSize = 50,
+): AsyncGenerator<T, void, undefined> {
+  let seen = 0;
+  for (let page = 1; ; page++) {
+    const { items, total } = await list({ page_num: page, page_size: pageSize });
+    for (const it of items) yield it;
+    seen += items.length;
+    if (items.length === 0 || seen >= total) return;
+  }
+}

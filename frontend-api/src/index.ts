@@ -1,0 +1,21 @@
+// @pergola/frontend-api: a typed client for Pergola's console and admin API.
+export { PergolaClient, paginate } from "./client.js";
+export type {
+  ClientOptions,
+  ID,
+  Member,
+  Model,
+  ModelChoice,
+  NewToken,
+  Page,
+  Role,
+  Scope,
+  Session,
+  Token,
+  User,
+  Workspace,
+} from "./client.js";
+export { PergolaError, ErrorCode, isPergolaError } from "./errors.js";
+export { Transport, LOG_ID_HEADER } from "./transport.js";
+export type { Meta, RawRequest, TokenSource, TransportOptions } from "./transport.js";
+export type * from "./ops.js";

@@ -1,0 +1,34 @@
+// Package fakellm is a scriptable OpenAI-compatible chat completions server
+// for tests, benchmarks and local runs without a real model. The real eino-ext
+// openai client talks to it over HTTP, so everything between Pergola and the
+// wire (request building, SSE parsing, tool-call chunk merging, usage) is
+// exercised.
+//
+// It serves POST /v1/chat/completions (also /chat/completions) in JSON and SSE
+// form, and GET /v1/models. Point a client at the URL returned by
+// [Server.Listen] or [Server.BaseURL], e.g. http://127.0.0.1:8999/v1.
+//
+// A request is answered by the first of:
+//
+//  1. the next reply queued with [Server.Enqueue] (first in, first out);
+//  2. the first rule added with [Server.When] whose match function accepts
+//     the request;
+//  3. the default behaviour, which is stateless and deterministic so it
+//     works under thousands of concurrent chats.
+//
+// The default behaviour reads the conversation:
+//
+//   - If the last message has role "tool", the answer is the text
+//     "tool said: <content>", where content joins the contents of the
+//     trailing tool messages with "; " (one per parallel tool call).
+//   - Otherwise, if the last user message contains one or more directives
+//     "#call <tool_name> <json args>" naming tools present in the request's
+//     tools, the answer calls those tools, in order, with those arguments
+//     ("{}" when the JSON is missing). Example: `#call add {"a":2,"b":3}`.
+//   - Otherwise the answer is "echo: <last user text>".
+//
+// Usage is counted deterministically: a text costs ceil(runes/4) tokens. The
+// prompt counts every message's content, tool-call names and arguments; the
+// completion counts the reply's text, tool names and arguments.
+// [Reply.Usage] overrides the count.
+package fakellm

@@ -1,0 +1,58 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/pergola-ai/pergola/domain/identity"
+)
+
+// forUpdate locks the rows a query reads until the transaction ends. On
+// SQLite the dialect drops the clause, and the immediate transaction holds
+// the database's only write lock instead.
+func forUpdate(tx *gorm.DB) *gorm.DB {
+	return tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate})
+}
+
+// page applies p to q; a Size of zero or less means every row.
+func page(q *gorm.DB, p identity.Page) *gorm.DB {
+	if p.Size <= 0 {
+		return q
+	}
+	return q.Offset(p.Offset()).Limit(p.Size)
+}
+
+// updateLocked reads the row of type R matching where, locked, hands it to
+// change and writes every column of what change leaves, in one
+// transaction. It returns missing() when there is no such row, change's own
+// error when change fails (nothing is written), and other errors wrapped
+// with "sqlstore: "+op.
+func updateLocked[R any](ctx context.Context, db *DB, op string, missing func() error, change func(*R) error, where string, args ...any) (*R, error) {
+	var row R
+	var own error // missing's or change's error, returned as it is
+	err := db.gorm.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		err := forUpdate(tx).Where(where, args...).Take(&row).Error
+		if isNoRow(err) {
+			own = missing()
+			return own
+		}
+		if err != nil {
+			return err
+		}
+		if own = change(&row); own != nil {
+			return own
+		}
+		return tx.Model(&row).Select("*").Where(where, args...).Updates(&row).Error
+	})
+	switch {
+	case err == nil:
+		return &row, nil
+	case err == own:
+		return nil, err
+	default:
+		return nil, fmt.Errorf("sqlstore: %s: %w", op, err)
+	}
+}
