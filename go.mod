@@ -2,6 +2,8 @@ module github.com/pergola-ai/pergola
 
 go 1.26.8
 
+ignore ./frontend-api/node_modules
+
 require (
 	github.com/cloudwego/eino v0.7.36
 	github.com/cloudwego/eino-ext/components/model/gemini v0.1.7

@@ -581,6 +581,10 @@ export interface components {
             code: 4000 | 4001 | 4013 | 4100 | 4101 | 4200 | 4300 | 5000 | 5030;
             /** @description What went wrong and, for client errors, how to fix it. */
             msg: string;
+            /** @description As Coze sends it; the log id also comes in the X-Tt-Logid header. */
+            detail?: {
+                logid?: string;
+            };
         };
         /**
          * @description A numeric id sent as a JSON string (requests accept a JSON number too).

@@ -8,10 +8,17 @@ import (
 )
 
 // Envelope is the body of every JSON response: {"code","msg","data"}.
+// Failures also carry {"detail":{"logid"}}, as Coze does.
 type Envelope struct {
-	Code int    `json:"code"`
-	Msg  string `json:"msg"`
-	Data any    `json:"data,omitempty"`
+	Code   int     `json:"code"`
+	Msg    string  `json:"msg"`
+	Data   any     `json:"data,omitempty"`
+	Detail *Detail `json:"detail,omitempty"`
+}
+
+// Detail carries the log id of a failed request.
+type Detail struct {
+	LogID string `json:"logid"`
 }
 
 // Handler is a handler that returns its error; Handle renders it.
@@ -48,13 +55,13 @@ func Fail(ctx context.Context, c *app.RequestContext, err error) {
 		slog.ErrorContext(ctx, "request failed", "logid", LogID(c), "path", string(c.Path()), "err", err)
 	}
 	c.Set(errorKey, err)
-	c.JSON(status, Envelope{Code: code, Msg: msg})
+	c.JSON(status, Envelope{Code: code, Msg: msg, Detail: &Detail{LogID: LogID(c)}})
 }
 
 // FailWith writes an envelope with an explicit status and code, for errors
 // raised by the HTTP layer itself (e.g. a body that is too large).
 func FailWith(c *app.RequestContext, status, code int, msg string) {
-	c.AbortWithStatusJSON(status, Envelope{Code: code, Msg: msg})
+	c.AbortWithStatusJSON(status, Envelope{Code: code, Msg: msg, Detail: &Detail{LogID: LogID(c)}})
 }
 
 const (
