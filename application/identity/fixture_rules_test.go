@@ -101,7 +101,7 @@ func (e *env) token(t *testing.T, who identity.Principal, in identityapp.CreateT
 // team is a team workspace owned by olga, with adam as admin, mia and max
 // as members, and otto, a registered user outside it.
 type team struct {
-	ws                           identity.Workspace
+	ws                         identity.Workspace
 	olga, adam, mia, max, otto person
 }
 

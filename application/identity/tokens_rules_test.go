@@ -259,6 +259,20 @@ func TestRestrictedTokenCannotMintAnUnrestrictedOne(t *testing.T) {
 	}
 }
 
+// TestRestrictionNamesEachWorkspaceOnce shows that naming a workspace twice
+// in a restriction neither stores it twice nor lists it twice.
+func TestRestrictionNamesEachWorkspaceOnce(t *testing.T) {
+	t.Skip("BUG (reported): CreateToken stores duplicate workspace_ids; ListWorkspaces then lists the workspace twice")
+	ctx := context.Background()
+	e := newEnv(t)
+	u := e.user(t, "ada", false)
+	_, p := e.token(t, u.p, identityapp.CreateTokenInput{WorkspaceIDs: []int64{u.personal.ID, u.personal.ID}})
+	got, total, err := e.svc.ListWorkspaces(ctx, p, identity.Page{Number: 1, Size: 10})
+	if err != nil || total != 1 || len(got) != 1 {
+		t.Fatalf("restriction %v lists %d workspaces of %d (%v); want 1 of 1", p.Workspaces, len(got), total, err)
+	}
+}
+
 // TestListWorkspacesOfARestrictedToken checks that a token restricted to 2
 // of the user's 3 workspaces counts 2 and pages them in full pages.
 func TestListWorkspacesOfARestrictedToken(t *testing.T) {

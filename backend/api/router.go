@@ -13,6 +13,9 @@ import (
 	"github.com/cloudwego/hertz/pkg/route"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/pergola-ai/pergola/application/bot"
+	"github.com/pergola-ai/pergola/application/chat"
+	"github.com/pergola-ai/pergola/application/conversation"
 	"github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/application/modelreg"
 	"github.com/pergola-ai/pergola/backend/api/admin"
@@ -28,6 +31,9 @@ type Deps struct {
 	Log          *slog.Logger
 	Identity     *identity.Service
 	Models       *modelreg.Registry
+	Bots         *bot.Service
+	Chat         *chat.Service
+	Convs        *conversation.Service
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry
@@ -58,9 +64,13 @@ func Register(e *route.Engine, d Deps) {
 	e.POST("/api/auth/login", perIP(d.Limiter, loginAttemptsPerMinute), httpx.Handle(ident.Login))
 
 	authed := []app.HandlerFunc{middleware.Auth(d.Identity), middleware.RateLimit(d.Limiter, d.RateLimit)}
-	registerConsole(e.Group("/api", authed...), d, ident)
+	consoleGroup, cozeGroup := e.Group("/api", authed...), e.Group("", authed...)
+	registerConsole(consoleGroup, d, ident)
 	registerAdmin(e.Group("/api/admin", append(authed, admin.RequireAdmin())...), d)
-	registerCoze(e.Group("", authed...), d)
+	registerCoze(cozeGroup, d)
+	registerBots(cozeGroup, consoleGroup, d)
+	registerConversations(cozeGroup, consoleGroup, d)
+	registerChat(cozeGroup, consoleGroup, d)
 }
 
 func registerConsole(g *route.RouterGroup, d Deps, ident console.Identity) {

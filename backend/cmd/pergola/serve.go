@@ -99,8 +99,12 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	h := server.New(server.WithListener(ln), server.WithTransport(standard.NewTransporter),
 		server.WithMaxRequestBodySize(cfg.MaxBodyBytes+hardBodySlack), server.WithHandleMethodNotAllowed(true), server.WithExitWaitTime(cfg.ShutdownTimeout),
 		server.WithDisablePrintRoute(true), server.WithSenseClientDisconnection(true))
+	registry := modelreg.New(db.Models(), models, prober{provider.Factory{}})
+	bots := newBots(db, ident, registry)
+	convs := newConversations(db, ident, bots)
 	api.Register(h.Engine, api.Deps{
-		Log: log, Identity: ident, Models: modelreg.New(db.Models(), models, prober{provider.Factory{}}),
+		Log: log, Identity: ident, Models: registry, Bots: bots, Convs: convs,
+		Chat:    newChat(db, ident, registry, bots, convs),
 		Limiter: limiter, Checks: checks, Metrics: reg, OpenAPI: doc,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins,
 	})
