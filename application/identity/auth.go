@@ -68,6 +68,9 @@ func (s *Service) Login(ctx context.Context, email, password string) (*Session, 
 	}
 	u, err := s.users.GetUserByEmail(ctx, email)
 	if errors.Is(err, errs.ErrNotFound) {
+		// Spend the time a real check takes, so timing does not tell
+		// which e-mails are registered.
+		_ = bcrypt.CompareHashAndPassword(s.dummyHash, []byte(password))
 		return nil, errs.Unauthenticated("email or password is wrong")
 	}
 	if err != nil {

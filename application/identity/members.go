@@ -56,16 +56,12 @@ func (s *Service) SetMemberRole(ctx context.Context, p identity.Principal, works
 	if touchesOwner && me.Role != identity.RoleOwner {
 		return errs.Forbidden("only an owner can grant or take away the owner role")
 	}
-	if target.Role == identity.RoleOwner && role != identity.RoleOwner {
-		if err := s.keepAnOwner(ctx, workspaceID); err != nil {
-			return err
-		}
-	}
 	return s.workspaces.SetMemberRole(ctx, workspaceID, userID, role)
 }
 
 // RemoveMember removes a member. Admins remove others; anyone may leave.
-// An owner can only be removed by an owner, and never the last one.
+// An owner can only be removed by an owner, and never the last one (the
+// store checks that in the transaction of the write).
 func (s *Service) RemoveMember(ctx context.Context, p identity.Principal, workspaceID, userID int64) error {
 	min := identity.RoleAdmin
 	if userID == p.UserID {
@@ -83,26 +79,6 @@ func (s *Service) RemoveMember(ctx context.Context, p identity.Principal, worksp
 		if me.Role != identity.RoleOwner {
 			return errs.Forbidden("only an owner can remove an owner")
 		}
-		if err := s.keepAnOwner(ctx, workspaceID); err != nil {
-			return err
-		}
 	}
 	return s.workspaces.RemoveMember(ctx, workspaceID, userID)
-}
-
-func (s *Service) keepAnOwner(ctx context.Context, workspaceID int64) error {
-	members, err := s.workspaces.ListMembers(ctx, workspaceID)
-	if err != nil {
-		return err
-	}
-	owners := 0
-	for _, m := range members {
-		if m.Role == identity.RoleOwner {
-			owners++
-		}
-	}
-	if owners <= 1 {
-		return errs.Conflict("workspace %d would be left without an owner; make another member owner first", workspaceID)
-	}
-	return nil
 }

@@ -47,9 +47,13 @@ func (s *Service) CreateToken(ctx context.Context, p identity.Principal, in Crea
 	if !p.HasScope(identity.ScopeAll) {
 		return nil, errs.Forbidden("a token with limited scopes cannot create tokens")
 	}
-	for i, id := range in.WorkspaceIDs {
+	workspaces := slices.Compact(slices.Sorted(slices.Values(in.WorkspaceIDs)))
+	if len(workspaces) == 0 {
+		workspaces = p.Workspaces // a restricted token only mints restricted ones
+	}
+	for i, id := range workspaces {
 		if _, err := s.Authorize(ctx, p, id, identity.RoleMember); err != nil {
-			return nil, errs.Invalid("workspace_ids", "item %d: workspace %d is not one of yours", i, id)
+			return nil, errs.Invalid("workspace_ids", "item %d: workspace %d is not one of yours or not reachable with this token", i, id)
 		}
 	}
 	exp, err := s.expiry(in.ExpiresInDays)
@@ -60,7 +64,7 @@ func (s *Service) CreateToken(ctx context.Context, p identity.Principal, in Crea
 	tok := identity.Token{
 		UserID: p.UserID, Kind: identity.TokenPAT, Name: strings.TrimSpace(in.Name),
 		Hash: identity.HashSecret(secret), Hint: identity.SecretHint(secret),
-		Scopes: scopes, WorkspaceIDs: in.WorkspaceIDs, ExpiresAt: exp,
+		Scopes: scopes, WorkspaceIDs: workspaces, ExpiresAt: exp,
 	}
 	if err := s.tokens.CreateToken(ctx, &tok); err != nil {
 		return nil, fmt.Errorf("create token: %w", err)

@@ -244,7 +244,6 @@ func TestAdminMayCreateAdminTokens(t *testing.T) {
 // restriction cannot be shed by minting a new token from the restricted
 // one.
 func TestRestrictedTokenCannotMintAnUnrestrictedOne(t *testing.T) {
-	t.Skip("BUG (reported): CreateToken lets a workspace-restricted token mint an unrestricted PAT")
 	ctx := context.Background()
 	e := newEnv(t)
 	tm := e.team(t)
@@ -262,7 +261,6 @@ func TestRestrictedTokenCannotMintAnUnrestrictedOne(t *testing.T) {
 // TestRestrictionNamesEachWorkspaceOnce shows that naming a workspace twice
 // in a restriction neither stores it twice nor lists it twice.
 func TestRestrictionNamesEachWorkspaceOnce(t *testing.T) {
-	t.Skip("BUG (reported): CreateToken stores duplicate workspace_ids; ListWorkspaces then lists the workspace twice")
 	ctx := context.Background()
 	e := newEnv(t)
 	u := e.user(t, "ada", false)

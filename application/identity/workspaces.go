@@ -2,6 +2,7 @@ package identity
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -60,8 +61,11 @@ func (s *Service) ListWorkspaces(ctx context.Context, p identity.Principal, page
 	var kept []identity.MembershipView
 	for _, id := range p.Workspaces {
 		v, err := s.GetWorkspace(ctx, p, id)
+		if errors.Is(err, errs.ErrForbidden) || errors.Is(err, errs.ErrNotFound) {
+			continue // the user left it, or it was deleted, since the token was made
+		}
 		if err != nil {
-			continue // the user left it since the token was made
+			return nil, 0, err
 		}
 		kept = append(kept, *v)
 	}

@@ -30,6 +30,7 @@ type Registry struct {
 func New(store llm.ModelStore, fromFile []llm.Model, prober Prober) *Registry {
 	files := make(map[string]llm.Model, len(fromFile))
 	for _, m := range fromFile {
+		m.Source = llm.SourceFile
 		files[m.ID] = m
 	}
 	return &Registry{store: store, files: files, prober: prober}
@@ -53,7 +54,11 @@ func (r *Registry) List(ctx context.Context) ([]llm.Model, error) {
 	for _, m := range r.files {
 		out = append(out, m)
 	}
-	out = append(out, stored...)
+	for _, m := range stored {
+		if _, shadowed := r.files[m.ID]; !shadowed { // the file wins; see Get
+			out = append(out, m)
+		}
+	}
 	slices.SortFunc(out, func(a, b llm.Model) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
 }

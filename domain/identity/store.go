@@ -40,6 +40,9 @@ type WorkspaceStore interface {
 	ListMembers(ctx context.Context, workspaceID int64) ([]Member, error)
 	// AddMember returns errs.ErrConflict when the user is already a member.
 	AddMember(ctx context.Context, m *Member) error
+	// SetMemberRole and RemoveMember return errs.ErrConflict when the
+	// change would leave the workspace without an owner, checked in the
+	// same transaction as the write.
 	SetMemberRole(ctx context.Context, workspaceID, userID int64, role Role) error
 	RemoveMember(ctx context.Context, workspaceID, userID int64) error
 }

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"gorm.io/gorm"
 	"time"
 
 	"github.com/pergola-ai/pergola/domain/errs"
@@ -103,29 +104,53 @@ func (s *WorkspaceStore) whichIsMissing(ctx context.Context, workspaceID, userID
 }
 
 // SetMemberRole gives userID the role in workspaceID. It returns
-// errs.ErrNotFound when userID is not a member.
+// errs.ErrNotFound when userID is not a member and errs.ErrConflict when the
+// change would leave the workspace without an owner.
 func (s *WorkspaceStore) SetMemberRole(ctx context.Context, workspaceID, userID int64, role identity.Role) error {
-	res := s.db.gorm.WithContext(ctx).Model(&memberRow{}).
-		Where("workspace_id = ? AND user_id = ?", workspaceID, userID).
-		Update("role", string(role))
-	if res.Error != nil {
-		return fmt.Errorf("sqlstore: set member role: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return memberNotFound(workspaceID, userID)
-	}
-	return nil
+	return s.changeMember(ctx, workspaceID, userID, role != identity.RoleOwner, "set member role", func(tx *gorm.DB) *gorm.DB {
+		return tx.Model(&memberRow{}).Where("workspace_id = ? AND user_id = ?", workspaceID, userID).Update("role", string(role))
+	})
 }
 
 // RemoveMember ends userID's membership of workspaceID. It returns
-// errs.ErrNotFound when userID is not a member.
+// errs.ErrNotFound when userID is not a member and errs.ErrConflict when it
+// is the workspace's last owner.
 func (s *WorkspaceStore) RemoveMember(ctx context.Context, workspaceID, userID int64) error {
-	res := s.db.gorm.WithContext(ctx).Where("workspace_id = ? AND user_id = ?", workspaceID, userID).Delete(&memberRow{})
-	if res.Error != nil {
-		return fmt.Errorf("sqlstore: remove member: %w", res.Error)
+	return s.changeMember(ctx, workspaceID, userID, true, "remove member", func(tx *gorm.DB) *gorm.DB {
+		return tx.Where("workspace_id = ? AND user_id = ?", workspaceID, userID).Delete(&memberRow{})
+	})
+}
+
+// changeMember runs write in a transaction that first locks the
+// workspace's owner rows, so two owners demoting each other at once cannot
+// leave the workspace without one.
+func (s *WorkspaceStore) changeMember(ctx context.Context, workspaceID, userID int64, dropsOwner bool, op string, write func(*gorm.DB) *gorm.DB) error {
+	var own error
+	err := s.db.gorm.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var owners []int64
+		if err := forUpdate(tx.Model(&memberRow{})).Where("workspace_id = ? AND role = ?", workspaceID, string(identity.RoleOwner)).
+			Pluck("user_id", &owners).Error; err != nil {
+			return err
+		}
+		if dropsOwner && len(owners) == 1 && owners[0] == userID {
+			own = errs.Conflict("workspace %d would be left without an owner; make another member owner first", workspaceID)
+			return own
+		}
+		res := write(tx)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			own = memberNotFound(workspaceID, userID)
+			return own
+		}
+		return nil
+	})
+	if own != nil {
+		return own
 	}
-	if res.RowsAffected == 0 {
-		return memberNotFound(workspaceID, userID)
+	if err != nil {
+		return fmt.Errorf("sqlstore: %s: %w", op, err)
 	}
 	return nil
 }

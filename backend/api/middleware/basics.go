@@ -104,8 +104,9 @@ func BodyLimit(max int) app.HandlerFunc {
 	}
 }
 
-// CORS allows browsers on the given origins ("*" for any) to call the API,
-// and answers preflight requests.
+// CORS allows browsers on the given origins to call the API and answers
+// preflight requests. With "*" any origin may call with a bearer token, but
+// only explicitly listed origins get credentials (the session cookie).
 func CORS(origins []string) app.HandlerFunc {
 	any := len(origins) == 1 && origins[0] == "*"
 	allowed := map[string]bool{}
@@ -114,10 +115,16 @@ func CORS(origins []string) app.HandlerFunc {
 	}
 	return func(ctx context.Context, c *app.RequestContext) {
 		origin := string(c.GetHeader("Origin"))
-		if origin != "" && (any || allowed[origin]) {
+		c.Header("Vary", "Origin")
+		switch {
+		case origin == "":
+		case allowed[origin]:
+			// Only origins named explicitly may send the session cookie.
 			c.Header("Access-Control-Allow-Origin", origin)
-			c.Header("Vary", "Origin")
 			c.Header("Access-Control-Allow-Credentials", "true")
+			c.Header("Access-Control-Expose-Headers", LogIDHeader+", Retry-After")
+		case any:
+			c.Header("Access-Control-Allow-Origin", "*")
 			c.Header("Access-Control-Expose-Headers", LogIDHeader+", Retry-After")
 		}
 		if string(c.Method()) == http.MethodOptions && origin != "" {

@@ -55,8 +55,11 @@ func TestCORSPreflight(t *testing.T) {
 	if resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("preflight status %d, want 204", resp.StatusCode)
 	}
-	if got := h.Get("Access-Control-Allow-Origin"); got != "https://app.example" {
-		t.Fatalf("Access-Control-Allow-Origin = %q", got)
+	if got := h.Get("Access-Control-Allow-Origin"); got != "*" {
+		t.Fatalf("Access-Control-Allow-Origin = %q, want * (any origin, bearer tokens only)", got)
+	}
+	if got := h.Get("Access-Control-Allow-Credentials"); got != "" {
+		t.Fatalf("an unlisted origin is offered credentials (the session cookie): %q", got)
 	}
 	if got := h.Get("Access-Control-Allow-Headers"); !hasToken(got, "authorization") {
 		t.Fatalf("Access-Control-Allow-Headers = %q, want authorization", got)
