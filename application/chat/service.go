@@ -1,7 +1,82 @@
 // Package chat is the agent runtime: per chat turn it assembles a bot into
-// an eino ReAct agent, runs it over the conversation and streams what
-// happens.
+// an eino ReAct agent (cached per bot version), runs it over the
+// conversation, streams what happens as events, keeps every message, and
+// stops for client tools until their outputs are submitted.
 package chat
 
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/pergola-ai/pergola/domain/conversation"
+)
+
+// Deps is what the runtime needs.
+type Deps struct {
+	Bots          Bots
+	Conversations Conversations
+	Messages      conversation.MessageStore
+	Chats         conversation.ChatStore
+	Models        Models
+	ChatModels    ChatModels
+	IDs           IDs
+	Broadcaster   Broadcaster // carries cancels between processes; nil: this process only
+	Hooks         []Hook
+	Log           *slog.Logger
+	Now           func() time.Time
+	// ToolTimeout bounds one tool call; 0 means 60s.
+	ToolTimeout time.Duration
+	// AgentCacheSize bounds the compiled agents kept; 0 means 512.
+	AgentCacheSize int
+}
+
 // Service runs chats.
-type Service struct{}
+type Service struct {
+	d       Deps
+	agents  *agentCache
+	mu      sync.Mutex
+	running map[int64]context.CancelFunc // chats running in this process
+	wg      sync.WaitGroup               // background runs, for Close
+}
+
+// cancelChannel is where cancel requests go, for every process to hear.
+const cancelChannel = "chat.cancel"
+
+// New returns the runtime. Call Listen to hear cancels from other
+// processes, and Close to wait for background runs on shutdown.
+func New(d Deps) *Service {
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.ToolTimeout <= 0 {
+		d.ToolTimeout = 60 * time.Second
+	}
+	if d.AgentCacheSize <= 0 {
+		d.AgentCacheSize = 512
+	}
+	return &Service{d: d, agents: newAgentCache(d.AgentCacheSize), running: map[int64]context.CancelFunc{}}
+}
+
+// Close waits until the runs started in the background have finished or
+// ctx ends.
+func (s *Service) Close(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Service) hook(ctx context.Context, st Step) {
+	for _, h := range s.d.Hooks {
+		h.OnStep(ctx, st)
+	}
+}

@@ -1,0 +1,189 @@
+package chat
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/compose"
+	"github.com/cloudwego/eino/flow/agent/react"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/pergola-ai/pergola/domain/bot"
+	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/domain/llm"
+)
+
+// compiled is a bot version assembled into a ReAct agent. One react.Agent
+// is safe for concurrent runs, so it is built once per version and shared;
+// everything about a particular chat reaches the tools through the context.
+type compiled struct {
+	agent       *react.Agent
+	model       model.ToolCallingChatModel // without tools: the last call at the round limit, follow-ups
+	options     []model.Option
+	modelID     string
+	clientTools map[string]bool
+}
+
+// agentKey names a compiled agent: the bot, its version (or the draft's
+// revision) and the model configuration it was built with.
+func agentKey(b *bot.Bot, version int64, m *llm.Model) string {
+	if version == 0 {
+		return fmt.Sprintf("%d:draft:%d:%s:%d", b.ID, b.DraftRevision, m.ID, m.UpdatedAt.UnixNano())
+	}
+	return fmt.Sprintf("%d:v%d:%s:%d", b.ID, version, m.ID, m.UpdatedAt.UnixNano())
+}
+
+// agentFor returns the compiled agent of a bot configuration, building it
+// only when this version was not built before.
+func (s *Service) agentFor(ctx context.Context, b *bot.Bot, cfg *bot.Config, version int64) (*compiled, error) {
+	m, err := s.d.Models.Get(ctx, cfg.Model.ModelID)
+	if err != nil {
+		return nil, fmt.Errorf("model of bot %d: %w", b.ID, err)
+	}
+	if !m.Enabled {
+		return nil, errs.Invalid("model.model_id", "model %q is disabled; pick another model for bot %d", m.ID, b.ID)
+	}
+	if cfg.HasTools() && !m.Capabilities.Tools {
+		return nil, errs.Invalid("model.model_id", "model %q does not support tools, but bot %d has tools", m.ID, b.ID)
+	}
+	key := agentKey(b, version, m)
+	if c, ok := s.agents.get(key); ok {
+		return c, nil
+	}
+	c, err := s.build(ctx, cfg, m)
+	if err != nil {
+		return nil, err
+	}
+	s.agents.put(key, c)
+	return c, nil
+}
+
+func (s *Service) build(ctx context.Context, cfg *bot.Config, m *llm.Model) (*compiled, error) {
+	cm, err := s.d.ChatModels.ChatModel(ctx, *m)
+	if err != nil {
+		return nil, fmt.Errorf("build model %s: %w", m.ID, err)
+	}
+	tools, clients := botTools(cfg)
+	ag, err := react.NewAgent(ctx, &react.AgentConfig{
+		ToolCallingModel: cm,
+		ToolsConfig: compose.ToolsNodeConfig{
+			Tools:               tools,
+			ToolCallMiddlewares: []compose.ToolMiddleware{s.toolMiddleware()},
+			UnknownToolsHandler: unknownTool,
+		},
+		MaxStep:               2*cfg.MaxToolRounds + 1, // model and tools per round, then the answer
+		StreamToolCallChecker: scanForToolCalls,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("build agent: %w", err)
+	}
+	return &compiled{agent: ag, model: cm, options: modelOptions(cfg.Model), modelID: m.ID, clientTools: clients}, nil
+}
+
+func botTools(cfg *bot.Config) ([]tool.BaseTool, map[string]bool) {
+	var tools []tool.BaseTool
+	if len(cfg.Variables) > 0 {
+		tools = append(tools, keywordMemoryTool{defs: cfg.Variables})
+	}
+	clients := map[string]bool{}
+	for _, ct := range cfg.ClientTools {
+		tools = append(tools, clientTool{spec: ct})
+		clients[ct.Name] = true
+	}
+	return tools, clients
+}
+
+func modelOptions(ms bot.ModelSettings) []model.Option {
+	var opts []model.Option
+	if ms.Temperature != nil {
+		opts = append(opts, model.WithTemperature(float32(*ms.Temperature)))
+	}
+	if ms.TopP != nil {
+		opts = append(opts, model.WithTopP(float32(*ms.TopP)))
+	}
+	if ms.MaxTokens > 0 {
+		opts = append(opts, model.WithMaxTokens(ms.MaxTokens))
+	}
+	return opts
+}
+
+// unknownTool answers a call of a tool the bot does not have, so the model
+// can correct itself instead of the run failing.
+func unknownTool(_ context.Context, name, _ string) (string, error) {
+	return fmt.Sprintf("error: there is no tool named %q; use one of the tools you were given", name), nil
+}
+
+// scanForToolCalls reads a streamed model message until it finds a tool
+// call or ends. eino's default checker stops at the first text, so a model
+// that writes "Let me check." before calling a tool would never get its
+// tool run.
+func scanForToolCalls(_ context.Context, sr *schema.StreamReader[*schema.Message]) (bool, error) {
+	defer sr.Close()
+	for {
+		m, err := sr.Recv()
+		if errors.Is(err, io.EOF) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if len(m.ToolCalls) > 0 {
+			return true, nil
+		}
+	}
+}
+
+// agentCache keeps the most recently used compiled agents.
+type agentCache struct {
+	mu    sync.Mutex
+	max   int
+	order *list.List // front: most recently used; values are keys
+	items map[string]*list.Element
+	vals  map[string]*compiled
+}
+
+func newAgentCache(max int) *agentCache {
+	return &agentCache{max: max, order: list.New(), items: map[string]*list.Element{}, vals: map[string]*compiled{}}
+}
+
+func (c *agentCache) get(key string) (*compiled, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.items[key]
+	if !ok {
+		return nil, false
+	}
+	c.order.MoveToFront(el)
+	return c.vals[key], true
+}
+
+func (c *agentCache) put(key string, v *compiled) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.items[key]; ok {
+		c.order.MoveToFront(el)
+		c.vals[key] = v
+		return
+	}
+	c.items[key] = c.order.PushFront(key)
+	c.vals[key] = v
+	for c.order.Len() > c.max {
+		oldest := c.order.Back()
+		k := oldest.Value.(string)
+		c.order.Remove(oldest)
+		delete(c.items, k)
+		delete(c.vals, k)
+	}
+}
+
+func (c *agentCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.order.Len()
+}

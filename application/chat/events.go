@@ -1,0 +1,84 @@
+package chat
+
+import (
+	"context"
+	"time"
+
+	"github.com/pergola-ai/pergola/domain/conversation"
+)
+
+// EventKind names what happened in a chat, as Coze's chat events do.
+type EventKind string
+
+// Event kinds, in the order a stream carries them.
+const (
+	EventChatCreated     EventKind = "conversation.chat.created"
+	EventChatInProgress  EventKind = "conversation.chat.in_progress"
+	EventMessageDelta    EventKind = "conversation.message.delta"
+	EventMessageDone     EventKind = "conversation.message.completed"
+	EventChatCompleted   EventKind = "conversation.chat.completed"
+	EventChatFailed      EventKind = "conversation.chat.failed"
+	EventRequiresAction  EventKind = "conversation.chat.requires_action"
+	EventChatCanceled    EventKind = "conversation.chat.canceled"
+	EventDone            EventKind = "done"
+	EventWorkflowMessage EventKind = "workflow.message"
+)
+
+// Event is one step of a chat as a client sees it: Chat is set on chat
+// events, Message on message events (on deltas its Content is the delta).
+type Event struct {
+	Kind    EventKind
+	Chat    *conversation.Chat
+	Message *conversation.Message
+}
+
+// Sink receives the events of one run. Send must not block for long: a
+// slow or gone client must never stall the run.
+type Sink interface {
+	Send(e Event)
+}
+
+// StepKind names a step of the agent loop, for hooks.
+type StepKind string
+
+// Step kinds.
+const (
+	StepModelStart StepKind = "model_start"
+	StepModelEnd   StepKind = "model_end"
+	StepTextDelta  StepKind = "text_delta"
+	StepToolCall   StepKind = "tool_call"
+	StepToolResult StepKind = "tool_result"
+)
+
+// Step is what hooks see: every model call, text delta, tool call and tool
+// result of a run, with timings and tokens.
+type Step struct {
+	Kind       StepKind
+	ChatID     int64
+	BotID      int64
+	ModelID    string
+	Text       string // delta text, or a tool's result
+	ToolName   string
+	ToolCallID string
+	Arguments  string
+	Usage      conversation.Usage
+	Duration   time.Duration
+	Err        error
+}
+
+// Hook observes the steps of every run (metrics, tracing, channels).
+// OnStep is called on the run's goroutines and must be quick.
+type Hook interface {
+	OnStep(ctx context.Context, s Step)
+}
+
+// HookFunc adapts a function to Hook.
+type HookFunc func(ctx context.Context, s Step)
+
+// OnStep calls f.
+func (f HookFunc) OnStep(ctx context.Context, s Step) { f(ctx, s) }
+
+// discard is the sink of runs nobody streams (non-streamed chats).
+type discard struct{}
+
+func (discard) Send(Event) {}

@@ -1,0 +1,72 @@
+package chat
+
+import (
+	"context"
+
+	"github.com/cloudwego/eino/components/model"
+
+	"github.com/pergola-ai/pergola/domain/bot"
+	"github.com/pergola-ai/pergola/domain/conversation"
+	"github.com/pergola-ai/pergola/domain/identity"
+	"github.com/pergola-ai/pergola/domain/llm"
+	"github.com/pergola-ai/pergola/domain/variable"
+)
+
+// Bots gives the runtime the configuration a chat runs and the keyword
+// memory of its end users.
+type Bots interface {
+	// ResolveForChat authorizes the caller and returns the bot with the
+	// configuration to run: the published one, or the draft (version 0).
+	ResolveForChat(ctx context.Context, p identity.Principal, botID int64, draft bool) (*bot.Bot, *bot.Config, int64, error)
+	VariableValues(ctx context.Context, s variable.Scope, defs []variable.Definition) (map[string]string, error)
+	SetVariables(ctx context.Context, s variable.Scope, defs []variable.Definition, kvs []variable.KV) ([]variable.KV, []string, error)
+}
+
+// Conversations finds or opens the conversation of a chat and checks the
+// messages a caller adds.
+type Conversations interface {
+	// ResolveConversation loads and authorizes a conversation, or opens
+	// a new one for the bot when id is 0.
+	ResolveConversation(ctx context.Context, p identity.Principal, id, botID int64, connectorID string) (*conversation.Conversation, error)
+	// ValidateMessages checks messages sent with a chat; errors name
+	// at[i] and the field.
+	ValidateMessages(at string, msgs []InputMessage) error
+}
+
+// Models resolves a bot's model configuration.
+type Models interface {
+	Get(ctx context.Context, id string) (*llm.Model, error)
+}
+
+// ChatModels turns a model configuration into an eino chat model.
+type ChatModels interface {
+	ChatModel(ctx context.Context, m llm.Model) (model.ToolCallingChatModel, error)
+}
+
+// IDs hands out time-ordered ids for chats and messages before they are
+// stored, so streamed events can name them.
+type IDs interface {
+	Next() int64
+}
+
+// Broadcaster carries cancel requests to the process running a chat.
+type Broadcaster interface {
+	Publish(ctx context.Context, channel string, msg []byte) error
+	Subscribe(ctx context.Context, channel string) (Subscription, error)
+}
+
+// Subscription is a live subscription of a Broadcaster.
+type Subscription interface {
+	C() <-chan []byte
+	Close() error
+}
+
+// InputMessage is a message a caller sends with a chat (Coze's
+// additional_messages, or an OpenAI-style message).
+type InputMessage struct {
+	Role        string
+	Type        string
+	Content     string
+	ContentType string
+	MetaData    map[string]string
+}

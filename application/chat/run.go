@@ -1,0 +1,211 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/cloudwego/eino/compose"
+	"github.com/cloudwego/eino/flow/agent"
+	"github.com/cloudwego/eino/flow/agent/react"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/pergola-ai/pergola/domain/bot"
+	"github.com/pergola-ai/pergola/domain/conversation"
+	"github.com/pergola-ai/pergola/domain/variable"
+)
+
+// turn is one run of a bot: a new chat, or a chat continuing with the
+// outputs of its client tools.
+type turn struct {
+	chat     *conversation.Chat
+	cfg      *bot.Config
+	compiled *compiled
+	scope    variable.Scope
+	input    []*schema.Message
+	sink     Sink
+	hidden   bool
+}
+
+// newMessage makes an assistant message of the turn with a fresh id.
+func (t *turn) newMessage(s *Service, typ, content string) *conversation.Message {
+	now := s.d.Now().UTC()
+	return &conversation.Message{
+		ID: s.d.IDs.Next(), WorkspaceID: t.chat.WorkspaceID, ConversationID: t.chat.ConversationID,
+		SectionID: t.chat.SectionID, BotID: t.chat.BotID, ChatID: t.chat.ID, Role: conversation.RoleAssistant,
+		Type: typ, Content: content, ContentType: conversation.ContentText, MetaData: map[string]string{},
+		Hidden: t.hidden, CreatedAt: now, UpdatedAt: now,
+	}
+}
+
+// state is what a chat waiting for tool outputs keeps in Chat.State.
+type state struct {
+	Transcript []*schema.Message `json:"transcript"`
+}
+
+// execute runs the agent to its end and records the outcome.
+func (s *Service) execute(ctx context.Context, t *turn) {
+	rs := &runState{s: s, t: t}
+	ctx = context.WithValue(ctx, runKey{}, rs)
+	err := s.runAgent(ctx, t, rs)
+	if errors.Is(err, compose.ErrExceedMaxSteps) && len(rs.pending) == 0 {
+		err = s.lastCall(ctx, t, rs)
+	}
+	if err == nil && len(rs.pending) == 0 && t.cfg.SuggestReply.Enabled {
+		s.followUps(ctx, t, rs)
+	}
+	s.finish(ctx, t, rs, err)
+}
+
+func (s *Service) runAgent(ctx context.Context, t *turn, rs *runState) error {
+	opts := []agent.AgentOption{
+		agent.WithComposeOptions(compose.WithCallbacks(rs.handler())),
+		react.WithChatModelOptions(t.compiled.options...),
+	}
+	sr, err := t.compiled.agent.Stream(ctx, t.input, opts...)
+	if err != nil {
+		return err
+	}
+	defer sr.Close()
+	for {
+		if _, err := sr.Recv(); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+}
+
+// lastCall gives the user an answer when the tool rounds ran out: one more
+// model call over what the agent knows, without tools.
+func (s *Service) lastCall(ctx context.Context, t *turn, rs *runState) error {
+	rs.mu.Lock()
+	in := append([]*schema.Message{}, rs.lastInput...)
+	rs.mu.Unlock()
+	in = append(in, schema.SystemMessage("You cannot call tools any more in this turn. Answer the user now with what you know."))
+	rs.startModel(ctx, in)
+	sr, err := t.compiled.model.Stream(ctx, in, t.compiled.options...)
+	if err != nil {
+		return err
+	}
+	var chunks []*schema.Message
+	for {
+		m, err := sr.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			sr.Close()
+			return err
+		}
+		chunks = append(chunks, m)
+		if m.Content != "" {
+			rs.delta(ctx, m.Content)
+		}
+	}
+	sr.Close()
+	full, err := schema.ConcatMessages(chunks)
+	if err != nil {
+		return err
+	}
+	var usage conversation.Usage
+	if full.ResponseMeta != nil && full.ResponseMeta.Usage != nil {
+		usage = conversation.Usage{InputTokens: full.ResponseMeta.Usage.PromptTokens, OutputTokens: full.ResponseMeta.Usage.CompletionTokens}
+	}
+	full.ToolCalls = nil
+	rs.endModel(ctx, full, usage)
+	return nil
+}
+
+// finish stores the turn's messages and the chat's outcome, then tells
+// the client. It writes with a context of its own: a canceled run still
+// records that it was canceled.
+func (s *Service) finish(ctx context.Context, t *turn, rs *runState, runErr error) {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	rs.mu.Lock()
+	msgs, usage, pending := rs.out, rs.usage, rs.pending
+	transcript := s.transcript(rs)
+	rs.mu.Unlock()
+	if len(msgs) > 0 {
+		if err := s.d.Messages.CreateMessages(wctx, msgs...); err != nil {
+			runErr = errors.Join(runErr, fmt.Errorf("store messages: %w", err))
+		}
+	}
+	now := s.d.Now().UTC()
+	chat, err := s.d.Chats.UpdateChat(wctx, t.chat.ConversationID, t.chat.ID, func(c *conversation.Chat) error {
+		c.Usage = c.Usage.Add(usage)
+		if c.Status == conversation.ChatCanceled {
+			return nil // canceled while it ran: that stays the outcome
+		}
+		outcome(c, runErr, ctx.Err(), pending, transcript, now)
+		return nil
+	})
+	if err != nil {
+		s.d.Log.ErrorContext(wctx, "chat: record the outcome", "chat_id", t.chat.ID, "err", err)
+		chat = t.chat
+		outcome(chat, errors.Join(runErr, err), nil, nil, nil, now)
+	}
+	if runErr != nil && chat.Status == conversation.ChatFailed {
+		s.d.Log.WarnContext(wctx, "chat failed", "chat_id", chat.ID, "bot_id", chat.BotID, "err", runErr)
+	}
+	s.sendOutcome(t.sink, chat)
+}
+
+// transcript is what a chat waiting for client tools resumes from: what
+// the model saw, its tool calls, and the results of the server tools.
+func (s *Service) transcript(rs *runState) []byte {
+	if len(rs.pending) == 0 || rs.lastOutput == nil {
+		return nil
+	}
+	msgs := append(append([]*schema.Message{}, rs.lastInput...), rs.lastOutput)
+	msgs = append(msgs, rs.results...)
+	b, _ := json.Marshal(state{Transcript: msgs})
+	return b
+}
+
+// outcome sets a chat's final status from how its run ended.
+func outcome(c *conversation.Chat, runErr, ctxErr error, pending []conversation.ToolCall, transcript []byte, now time.Time) {
+	switch {
+	case errors.Is(ctxErr, context.Canceled) || errors.Is(runErr, context.Canceled):
+		c.Status = conversation.ChatCanceled
+		c.CompletedAt = &now
+	case runErr != nil:
+		c.Status = conversation.ChatFailed
+		c.FailedAt = &now
+		c.LastError = &conversation.ChatError{Code: 5000, Msg: failureMessage(runErr)}
+	case len(pending) > 0:
+		c.Status = conversation.ChatRequiresAction
+		c.RequiredAction = &conversation.RequiredAction{ToolCalls: pending}
+		c.State = transcript
+	default:
+		c.Status = conversation.ChatCompleted
+		c.CompletedAt = &now
+		c.State = nil
+	}
+}
+
+func (s *Service) sendOutcome(sink Sink, chat *conversation.Chat) {
+	kind := map[conversation.ChatStatus]EventKind{
+		conversation.ChatCompleted: EventChatCompleted, conversation.ChatFailed: EventChatFailed,
+		conversation.ChatRequiresAction: EventRequiresAction, conversation.ChatCanceled: EventChatCanceled,
+	}[chat.Status]
+	if kind == "" {
+		kind = EventChatFailed
+	}
+	sink.Send(Event{Kind: kind, Chat: chat})
+	sink.Send(Event{Kind: EventDone})
+}
+
+// failureMessage is what a failed chat tells the caller: the model's or a
+// tool's own words, which say what went wrong.
+func failureMessage(err error) string {
+	msg := err.Error()
+	if len(msg) > 500 {
+		msg = msg[:500] + "…"
+	}
+	return "the bot could not answer: " + msg
+}

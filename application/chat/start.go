@@ -1,0 +1,188 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/pergola-ai/pergola/domain/conversation"
+	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/domain/identity"
+	"github.com/pergola-ai/pergola/domain/variable"
+)
+
+// ConnectorAPI is the channel of chats started through the API, as Coze
+// numbers it; ConnectorDebug is the builder's debug chat on the draft.
+const (
+	ConnectorAPI   = "1024"
+	ConnectorDebug = "debug"
+)
+
+// Request is a chat to start.
+type Request struct {
+	BotID              int64
+	ConversationID     int64 // 0: open a new conversation
+	UserID             string
+	AdditionalMessages []InputMessage
+	AutoSaveHistory    bool
+	CustomVariables    map[string]string
+	MetaData           map[string]string
+	Draft              bool // a builder's debug chat on the draft
+}
+
+// Start checks the request, records the chat and its question, and runs
+// the bot in the background; events go to sink (nil: nobody streams). It
+// returns the new chat in_progress. Bad input fails before anything is
+// stored.
+func (s *Service) Start(ctx context.Context, p identity.Principal, req Request, sink Sink) (*conversation.Chat, error) {
+	if sink == nil {
+		sink = discard{}
+	}
+	if err := s.checkRequest(p, req); err != nil {
+		return nil, err
+	}
+	b, cfg, version, err := s.d.Bots.ResolveForChat(ctx, p, req.BotID, req.Draft)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.agentFor(ctx, b, cfg, version)
+	if err != nil {
+		return nil, err
+	}
+	connector := ConnectorAPI
+	if req.Draft {
+		connector = ConnectorDebug
+	}
+	conv, err := s.d.Conversations.ResolveConversation(ctx, p, req.ConversationID, b.ID, connector)
+	if err != nil {
+		return nil, err
+	}
+	scope := variable.Scope{BotID: b.ID, ConnectorID: connector, UserID: req.UserID}
+	values, err := s.d.Bots.VariableValues(ctx, scope, cfg.Variables)
+	if err != nil {
+		return nil, fmt.Errorf("chat: variables: %w", err)
+	}
+	for k, v := range req.CustomVariables {
+		values[k] = v
+	}
+	history, err := s.d.Messages.History(ctx, conv.ID, conv.SectionID, cfg.HistoryRounds)
+	if err != nil {
+		return nil, fmt.Errorf("chat: history: %w", err)
+	}
+	now := s.d.Now().UTC()
+	chat := &conversation.Chat{
+		ID: s.d.IDs.Next(), WorkspaceID: conv.WorkspaceID, ConversationID: conv.ID, SectionID: conv.SectionID,
+		BotID: b.ID, BotVersion: version, UserID: req.UserID, ConnectorID: connector,
+		Status: conversation.ChatInProgress, MetaData: nonNil(req.MetaData), CreatedAt: now,
+	}
+	t := &turn{chat: chat, cfg: cfg, compiled: c, scope: scope, sink: sink, hidden: !req.AutoSaveHistory}
+	asked := t.storedInputs(s, req.AdditionalMessages)
+	t.input = append([]*schema.Message{schema.SystemMessage(systemPrompt(cfg, values, now))}, toModel(history)...)
+	t.input = append(t.input, toModel(derefs(asked))...)
+	if err := s.d.Chats.CreateChat(ctx, chat); err != nil {
+		return nil, fmt.Errorf("chat: create: %w", err)
+	}
+	if err := s.d.Messages.CreateMessages(ctx, asked...); err != nil {
+		return nil, fmt.Errorf("chat: store the question: %w", err)
+	}
+	s.announce(sink, chat)
+	s.launch(ctx, t)
+	return chat, nil
+}
+
+func (s *Service) checkRequest(p identity.Principal, req Request) error {
+	if err := p.RequireScope(identity.ScopeChat); err != nil {
+		return err
+	}
+	if req.BotID <= 0 {
+		return errs.Invalid("bot_id", "is required")
+	}
+	if req.UserID == "" || utf8.RuneCountInString(req.UserID) > 128 {
+		return errs.Invalid("user_id", "is required: a string of at most 128 characters that identifies the end user")
+	}
+	n := len(req.AdditionalMessages)
+	if n == 0 || req.AdditionalMessages[n-1].Role != conversation.RoleUser {
+		return errs.Invalid("additional_messages", "must end with the user's message (role user)")
+	}
+	if err := s.d.Conversations.ValidateMessages("additional_messages", req.AdditionalMessages); err != nil {
+		return err
+	}
+	if len(req.MetaData) > 16 {
+		return errs.Invalid("meta_data", "at most 16 keys")
+	}
+	for k := range req.CustomVariables {
+		if utf8.RuneCountInString(req.CustomVariables[k]) > variable.MaxValueLen {
+			return errs.Invalid("custom_variables."+k, "must be at most %d characters", variable.MaxValueLen)
+		}
+	}
+	return nil
+}
+
+// storedInputs turns the caller's messages into messages of the chat:
+// the user's are questions, the assistant's answers.
+func (t *turn) storedInputs(s *Service, in []InputMessage) []*conversation.Message {
+	out := make([]*conversation.Message, len(in))
+	for i, m := range in {
+		msg := t.newMessage(s, conversation.TypeQuestion, m.Content)
+		msg.Role = m.Role
+		if m.Role == conversation.RoleAssistant {
+			msg.Type = conversation.TypeAnswer
+		}
+		if m.ContentType != "" {
+			msg.ContentType = m.ContentType
+		}
+		msg.MetaData = nonNil(m.MetaData)
+		out[i] = msg
+	}
+	return out
+}
+
+// announce sends what every stream starts with.
+func (s *Service) announce(sink Sink, chat *conversation.Chat) {
+	created := *chat
+	created.Status = conversation.ChatCreated
+	sink.Send(Event{Kind: EventChatCreated, Chat: &created})
+	progress := *chat
+	sink.Send(Event{Kind: EventChatInProgress, Chat: &progress})
+}
+
+// launch runs a turn on its own goroutine, detached from the request: a
+// client that disconnects neither stops nor loses it. Cancel stops it.
+func (s *Service) launch(ctx context.Context, t *turn) {
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.mu.Lock()
+	s.running[t.chat.ID] = cancel
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.running, t.chat.ID)
+			s.mu.Unlock()
+			cancel()
+		}()
+		s.execute(rctx, t)
+	}()
+}
+
+func nonNil(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+func derefs(ms []*conversation.Message) []conversation.Message {
+	out := make([]conversation.Message, len(ms))
+	for i, m := range ms {
+		out[i] = *m
+	}
+	return out
+}
+
+// idString formats an id for messages to the model and errors.
+func idString(id int64) string { return strconv.FormatInt(id, 10) }
