@@ -101,14 +101,18 @@ func (m *memStore) CreateMessages(_ context.Context, msgs ...*conversation.Messa
 	return nil
 }
 
-func (m *memStore) GetMessage(context.Context, int64, int64) (*conversation.Message, error) { return nil, nil }
+func (m *memStore) GetMessage(context.Context, int64, int64) (*conversation.Message, error) {
+	return nil, nil
+}
 func (m *memStore) ListMessages(context.Context, int64, conversation.MessageQuery) ([]conversation.Message, bool, error) {
 	return nil, false, nil
 }
 func (m *memStore) UpdateMessage(context.Context, int64, int64, func(*conversation.Message) error) (*conversation.Message, error) {
 	return nil, nil
 }
-func (m *memStore) DeleteMessage(context.Context, int64, int64) (*conversation.Message, error) { return nil, nil }
+func (m *memStore) DeleteMessage(context.Context, int64, int64) (*conversation.Message, error) {
+	return nil, nil
+}
 
 func (m *memStore) ListChatMessages(_ context.Context, _, chatID int64) ([]conversation.Message, error) {
 	m.mu.Lock()
@@ -277,4 +281,8 @@ func kinds(events []Event) []EventKind {
 		out[i] = e.Kind
 	}
 	return out
+}
+
+func newHarnessCaller() identity.Principal {
+	return identity.Principal{UserID: 1, Scopes: []string{identity.ScopeAll}}
 }

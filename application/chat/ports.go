@@ -5,6 +5,8 @@ import (
 
 	"github.com/cloudwego/eino/components/model"
 
+	convapp "github.com/pergola-ai/pergola/application/conversation"
+
 	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/identity"
@@ -55,18 +57,15 @@ type Broadcaster interface {
 	Subscribe(ctx context.Context, channel string) (Subscription, error)
 }
 
-// Subscription is a live subscription of a Broadcaster.
-type Subscription interface {
+// Subscription is a live subscription of a Broadcaster. It is an alias of
+// an unnamed interface, as the memory and Redis pub/sub declare theirs, so
+// they satisfy Broadcaster as they are.
+type Subscription = interface {
 	C() <-chan []byte
 	Close() error
 }
 
 // InputMessage is a message a caller sends with a chat (Coze's
-// additional_messages, or an OpenAI-style message).
-type InputMessage struct {
-	Role        string
-	Type        string
-	Content     string
-	ContentType string
-	MetaData    map[string]string
-}
+// additional_messages): the conversation package's input, checked by its
+// rules.
+type InputMessage = convapp.MessageInput

@@ -28,6 +28,12 @@ type turn struct {
 	input    []*schema.Message
 	sink     Sink
 	hidden   bool
+	// ephemeral turns (the OpenAI-compatible endpoint) store nothing:
+	// the caller keeps the conversation.
+	ephemeral bool
+	// stored reports whether the chat and its question were stored; nil
+	// when they were before the run began.
+	stored <-chan error
 }
 
 // newMessage makes an assistant message of the turn with a fresh id.
@@ -130,12 +136,24 @@ func (s *Service) finish(ctx context.Context, t *turn, rs *runState, runErr erro
 	msgs, usage, pending := rs.out, rs.usage, rs.pending
 	transcript := s.transcript(rs)
 	rs.mu.Unlock()
+	now := s.d.Now().UTC()
+	if t.ephemeral {
+		chat := *t.chat
+		chat.Usage = usage
+		outcome(&chat, runErr, ctx.Err(), pending, nil, now)
+		s.sendOutcome(t.sink, &chat)
+		return
+	}
+	if t.stored != nil {
+		if err := <-t.stored; err != nil {
+			return // Start failed and said so; there is no chat to record
+		}
+	}
 	if len(msgs) > 0 {
 		if err := s.d.Messages.CreateMessages(wctx, msgs...); err != nil {
 			runErr = errors.Join(runErr, fmt.Errorf("store messages: %w", err))
 		}
 	}
-	now := s.d.Now().UTC()
 	chat, err := s.d.Chats.UpdateChat(wctx, t.chat.ConversationID, t.chat.ID, func(c *conversation.Chat) error {
 		c.Usage = c.Usage.Add(usage)
 		if c.Status == conversation.ChatCanceled {

@@ -82,15 +82,30 @@ func (s *Service) Start(ctx context.Context, p identity.Principal, req Request, 
 	asked := t.storedInputs(s, req.AdditionalMessages)
 	t.input = append([]*schema.Message{schema.SystemMessage(systemPrompt(cfg, values, now))}, toModel(history)...)
 	t.input = append(t.input, toModel(derefs(asked))...)
-	if err := s.d.Chats.CreateChat(ctx, chat); err != nil {
-		return nil, fmt.Errorf("chat: create: %w", err)
-	}
-	if err := s.d.Messages.CreateMessages(ctx, asked...); err != nil {
-		return nil, fmt.Errorf("chat: store the question: %w", err)
-	}
+	// The model starts while the chat and its question are stored: the
+	// first token does not wait on the database. Start still returns only
+	// once they are stored, and a failed store cancels the run.
+	stored := make(chan error, 1)
+	t.stored = stored
 	s.announce(sink, chat)
 	s.launch(ctx, t)
+	err = s.store(ctx, chat, asked)
+	stored <- err
+	if err != nil {
+		s.cancelLocal(chat.ID)
+		return nil, err
+	}
 	return chat, nil
+}
+
+func (s *Service) store(ctx context.Context, chat *conversation.Chat, asked []*conversation.Message) error {
+	if err := s.d.Chats.CreateChat(ctx, chat); err != nil {
+		return fmt.Errorf("chat: create: %w", err)
+	}
+	if err := s.d.Messages.CreateMessages(ctx, asked...); err != nil {
+		return fmt.Errorf("chat: store the question: %w", err)
+	}
+	return nil
 }
 
 func (s *Service) checkRequest(p identity.Principal, req Request) error {
@@ -103,19 +118,36 @@ func (s *Service) checkRequest(p identity.Principal, req Request) error {
 	if req.UserID == "" || utf8.RuneCountInString(req.UserID) > 128 {
 		return errs.Invalid("user_id", "is required: a string of at most 128 characters that identifies the end user")
 	}
+	if err := s.d.Conversations.ValidateMessages("additional_messages", req.AdditionalMessages); err != nil {
+		return err
+	}
 	n := len(req.AdditionalMessages)
 	if n == 0 || req.AdditionalMessages[n-1].Role != conversation.RoleUser {
 		return errs.Invalid("additional_messages", "must end with the user's message (role user)")
 	}
-	if err := s.d.Conversations.ValidateMessages("additional_messages", req.AdditionalMessages); err != nil {
+	if err := checkMetaData("meta_data", req.MetaData); err != nil {
 		return err
-	}
-	if len(req.MetaData) > 16 {
-		return errs.Invalid("meta_data", "at most 16 keys")
 	}
 	for k := range req.CustomVariables {
 		if utf8.RuneCountInString(req.CustomVariables[k]) > variable.MaxValueLen {
 			return errs.Invalid("custom_variables."+k, "must be at most %d characters", variable.MaxValueLen)
+		}
+	}
+	return nil
+}
+
+// checkMetaData applies the limits messages have too: at most 16 keys of
+// 1-64 characters, values of at most 512.
+func checkMetaData(at string, md map[string]string) error {
+	if len(md) > 16 {
+		return errs.Invalid(at, "at most 16 keys, got %d", len(md))
+	}
+	for k, v := range md {
+		if n := utf8.RuneCountInString(k); n == 0 || n > 64 {
+			return errs.Invalid(at, "keys must be 1-64 characters, got %q", k)
+		}
+		if utf8.RuneCountInString(v) > 512 {
+			return errs.Invalid(at+"."+k, "must be at most 512 characters")
 		}
 	}
 	return nil

@@ -88,8 +88,12 @@ func (s *Service) load(ctx context.Context, p identity.Principal, conversationID
 	if err := p.RequireScope(identity.ScopeChat); err != nil {
 		return nil, err
 	}
-	if _, err := s.d.Conversations.ResolveConversation(ctx, p, conversationID, 0, ""); err != nil {
+	chat, err := s.d.Chats.GetChat(ctx, conversationID, chatID)
+	if err != nil {
 		return nil, err
 	}
-	return s.d.Chats.GetChat(ctx, conversationID, chatID)
+	if _, err := s.d.Conversations.ResolveConversation(ctx, p, conversationID, chat.BotID, ""); err != nil {
+		return nil, err
+	}
+	return chat, nil
 }

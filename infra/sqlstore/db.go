@@ -99,6 +99,9 @@ func (db *DB) gormConfig() *gorm.Config {
 		Logger:                 newGormLogger(db.log, slowQuery),
 		NowFunc:                db.timestamp,
 		SkipDefaultTransaction: true, // single statements are atomic; multi-statement writes open their own
+		// Reuse prepared statements: parsing the same SQL on every call
+		// was a fifth of a chat turn's time on SQLite.
+		PrepareStmt: true,
 	}
 }
 
@@ -148,3 +151,8 @@ func utcPtr(t *time.Time) *time.Time {
 // errNoCipher is returned when a secret must be sealed or opened but Open
 // was given no Cipher.
 var errNoCipher = errors.New("sqlstore: no Cipher configured, cannot store or read secrets")
+
+// IDs is the generator the stores assign ids with. Callers that need an
+// id before storing (a chat streaming its messages) take theirs from it,
+// so ids stay in one time-ordered sequence.
+func (db *DB) IDs() *idgen.Generator { return db.ids }

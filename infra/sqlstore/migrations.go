@@ -22,6 +22,8 @@ type migration struct {
 func migrations() []migration {
 	return []migration{
 		{Version: 1, Name: "identity_and_models", Up: up0001},
+		{Version: 2, Name: "bots_and_variables", Up: up0002},
+		{Version: 3, Name: "conversations", Up: up0003},
 	}
 }
 

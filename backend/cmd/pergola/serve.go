@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	goredis "github.com/redis/go-redis/v9"
 
+	chatapp "github.com/pergola-ai/pergola/application/chat"
 	identityapp "github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/application/modelreg"
 	"github.com/pergola-ai/pergola/backend/api"
@@ -69,11 +70,11 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	} else if len(applied) > 0 {
 		log.Info("applied migrations", "migrations", applied)
 	}
-	limiter, checks, closeKV, err := openKV(ctx, cfg, db)
+	shared, err := openKV(ctx, cfg, db)
 	if err != nil {
 		return err
 	}
-	defer closeKV()
+	defer shared.close()
 
 	ident := identityapp.New(db.Users(), db.Workspaces(), db.Tokens())
 	if made, err := ident.Bootstrap(ctx, identityapp.BootstrapInput{
@@ -102,10 +103,14 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	registry := modelreg.New(db.Models(), models, prober{provider.Factory{}})
 	bots := newBots(db, ident, registry)
 	convs := newConversations(db, ident, bots)
+	chats := newChat(db, log, reg, registry, bots, convs, shared.bus)
+	if err := chats.Listen(ctx); err != nil {
+		return fmt.Errorf("listen for chat cancels: %w", err)
+	}
+	defer waitForChats(chats, cfg, log)
 	api.Register(h.Engine, api.Deps{
-		Log: log, Identity: ident, Models: registry, Bots: bots, Convs: convs,
-		Chat:    newChat(db, ident, registry, bots, convs),
-		Limiter: limiter, Checks: checks, Metrics: reg, OpenAPI: doc,
+		Log: log, Identity: ident, Models: registry, Bots: bots, Convs: convs, Chat: chats,
+		Limiter: shared.limiter, Checks: shared.checks, Metrics: reg, OpenAPI: doc,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins,
 	})
 	return runServer(ctx, h, ln, cfg, log, ready)
@@ -194,22 +199,41 @@ func openDB(ctx context.Context, cfg config.Config, box *secret.Box, log *slog.L
 	return db, nil
 }
 
-// openKV picks the rate limiter (and later cache, locks and queues): Redis
-// when PERGOLA_REDIS_ADDR is set, memory otherwise.
-func openKV(ctx context.Context, cfg config.Config, db *sqlstore.DB) (middleware.Limiter, []ops.Check, func(), error) {
+// kv is what processes share through Redis, or keep in memory on the
+// embedded default: rate limits and the chat cancel broadcast.
+type kv struct {
+	limiter middleware.Limiter
+	bus     chatapp.Broadcaster
+	checks  []ops.Check
+	close   func()
+}
+
+// openKV picks memory or Redis (when PERGOLA_REDIS_ADDR is set).
+func openKV(ctx context.Context, cfg config.Config, db *sqlstore.DB) (*kv, error) {
 	checks := []ops.Check{{Name: "database", Ping: db.Ping}}
 	if cfg.RedisAddr == "" {
-		return memory.NewRateLimiter(), checks, func() {}, nil
+		return &kv{limiter: memory.NewRateLimiter(), bus: memory.NewPubSub(), checks: checks, close: func() {}}, nil
 	}
 	client := goredis.NewClient(&goredis.Options{Addr: cfg.RedisAddr, Password: cfg.RedisPassword})
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := client.Ping(pctx).Err(); err != nil {
 		_ = client.Close()
-		return nil, nil, nil, fmt.Errorf("PERGOLA_REDIS_ADDR: %s does not answer: %w", cfg.RedisAddr, err)
+		return nil, fmt.Errorf("PERGOLA_REDIS_ADDR: %s does not answer: %w", cfg.RedisAddr, err)
 	}
 	checks = append(checks, ops.Check{Name: "redis", Ping: func(ctx context.Context) error { return client.Ping(ctx).Err() }})
-	return redis.NewRateLimiter(client, "pergola:"), checks, func() { _ = client.Close() }, nil
+	return &kv{limiter: redis.NewRateLimiter(client, "pergola:"), bus: redis.NewPubSub(client, "pergola:"),
+		checks: checks, close: func() { _ = client.Close() }}, nil
+}
+
+// waitForChats lets chats running in the background finish before the
+// process exits, within the shutdown timeout.
+func waitForChats(chats *chatapp.Service, cfg config.Config, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := chats.Close(ctx); err != nil {
+		log.Warn("chats still running at exit", "err", err)
+	}
 }
 
 // prober adapts the provider factory to the registry's "test this model".

@@ -9,5 +9,5 @@ import (
 
 // newBots wires the bot and variable use cases.
 func newBots(db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry) *botapp.Service {
-	return &botapp.Service{}
+	return botapp.New(db.Bots(), db.Variables(), ident, models)
 }

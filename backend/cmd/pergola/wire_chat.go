@@ -1,15 +1,39 @@
 package main
 
 import (
+	"context"
+	"log/slog"
+
+	"github.com/prometheus/client_golang/prometheus"
+
 	botapp "github.com/pergola-ai/pergola/application/bot"
 	chatapp "github.com/pergola-ai/pergola/application/chat"
 	convapp "github.com/pergola-ai/pergola/application/conversation"
-	identityapp "github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/application/modelreg"
+	"github.com/pergola-ai/pergola/domain/conversation"
+	"github.com/pergola-ai/pergola/domain/identity"
+	"github.com/pergola-ai/pergola/infra/metrics"
+	"github.com/pergola-ai/pergola/infra/provider"
 	"github.com/pergola-ai/pergola/infra/sqlstore"
 )
 
 // newChat wires the agent runtime.
-func newChat(db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry, bots *botapp.Service, convs *convapp.Service) *chatapp.Service {
-	return &chatapp.Service{}
+func newChat(db *sqlstore.DB, log *slog.Logger, reg prometheus.Registerer, models *modelreg.Registry,
+	bots *botapp.Service, convs *convapp.Service, bus chatapp.Broadcaster) *chatapp.Service {
+	return chatapp.New(chatapp.Deps{
+		Bots: bots, Conversations: conversations{convs}, Messages: db.Messages(), Chats: db.Chats(),
+		Models: models, ChatModels: provider.Factory{}, IDs: db.IDs(), Broadcaster: bus,
+		Hooks: []chatapp.Hook{metrics.NewChatHook(reg)}, Log: log,
+	})
+}
+
+// conversations adapts the conversation use cases to the runtime's port.
+type conversations struct{ svc *convapp.Service }
+
+func (c conversations) ResolveConversation(ctx context.Context, p identity.Principal, id, botID int64, connector string) (*conversation.Conversation, error) {
+	return c.svc.ResolveConversation(ctx, p, id, botID, connector)
+}
+
+func (c conversations) ValidateMessages(at string, msgs []chatapp.InputMessage) error {
+	return convapp.ValidateMessages(at, msgs)
 }

@@ -1,0 +1,67 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pergola-ai/pergola/domain/bot"
+	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/domain/identity"
+	"github.com/pergola-ai/pergola/domain/variable"
+)
+
+// ResolveForChat returns the bot a chat runs and the configuration to run.
+// With draft false it is the latest published version and its number; a
+// bot never published fails with errs.ErrInvalid on bot_id. With draft
+// true it is the draft and version 0 (key a compiled draft by the bot's
+// DraftRevision). It needs the chat scope and membership of the bot's
+// workspace; an unreachable bot is errs.ErrNotFound. The configuration
+// returned must not be modified.
+func (s *Service) ResolveForChat(ctx context.Context, p identity.Principal, botID int64, draft bool) (*bot.Bot, *bot.Config, int64, error) {
+	b, _, err := s.reach(ctx, p, botID, identity.ScopeChat)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if draft {
+		return b, &b.Draft, 0, nil
+	}
+	if !b.IsPublished() {
+		return nil, nil, 0, errs.Invalid("bot_id", "bot %d is not published; publish it first", botID)
+	}
+	v, err := s.store.GetVersion(ctx, botID, b.PublishedVersion)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("resolve bot %d: %w", botID, err)
+	}
+	return b, &v.Config, v.Number, nil
+}
+
+// VariableValues returns every defined keyword with its value for the
+// scope: the stored value, or the default. It checks no access: the chat
+// runtime calls it for a bot it already resolved. An empty connector means
+// ConnectorAPI.
+func (s *Service) VariableValues(ctx context.Context, sc variable.Scope, defs []variable.Definition) (map[string]string, error) {
+	if len(defs) == 0 {
+		return map[string]string{}, nil
+	}
+	sc.ConnectorID = connectorOrAPI(sc.ConnectorID)
+	stored, err := s.vars.GetValues(ctx, sc, nil)
+	if err != nil {
+		return nil, fmt.Errorf("variable values of bot %d: %w", sc.BotID, err)
+	}
+	return variable.Resolve(defs, stored), nil
+}
+
+// SetVariables stores the updates the definitions allow and reports the
+// keywords it refused (undefined, or a value that is too long), for the
+// setKeywordMemory tool. It checks no access, like VariableValues.
+func (s *Service) SetVariables(ctx context.Context, sc variable.Scope, defs []variable.Definition, kvs []variable.KV) ([]variable.KV, []string, error) {
+	accepted, refused := variable.Accept(defs, kvs)
+	if len(accepted) == 0 {
+		return nil, refused, nil
+	}
+	sc.ConnectorID = connectorOrAPI(sc.ConnectorID)
+	if err := s.vars.SetValues(ctx, sc, accepted); err != nil {
+		return nil, nil, fmt.Errorf("set variables of bot %d: %w", sc.BotID, err)
+	}
+	return accepted, refused, nil
+}

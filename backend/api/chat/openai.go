@@ -1,0 +1,246 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/cloudwego/hertz/pkg/app"
+	"github.com/cloudwego/hertz/pkg/protocol/sse"
+
+	chatapp "github.com/pergola-ai/pergola/application/chat"
+	"github.com/pergola-ai/pergola/backend/api/httpx"
+	"github.com/pergola-ai/pergola/domain/conversation"
+	"github.com/pergola-ai/pergola/domain/errs"
+)
+
+type oaMessage struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	ToolCalls  []oaToolCall    `json:"tool_calls,omitempty"`
+	ToolCallID string          `json:"tool_call_id,omitempty"`
+}
+
+type oaToolCall struct {
+	Index    *int        `json:"index,omitempty"`
+	ID       string      `json:"id"`
+	Type     string      `json:"type"`
+	Function functionDTO `json:"function"`
+}
+
+type oaRequest struct {
+	Model         string      `json:"model"`
+	Messages      []oaMessage `json:"messages"`
+	Stream        bool        `json:"stream"`
+	User          string      `json:"user"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+}
+
+// Completions answers POST /v1/chat/completions with model = a published
+// bot's id, in OpenAI's wire format, so any OpenAI client can talk to a
+// bot. Errors use OpenAI's {"error":{...}} shape.
+func (h Handlers) Completions(ctx context.Context, c *app.RequestContext) {
+	if err := h.completions(ctx, c); err != nil {
+		status, code, msg := httpx.Classify(err)
+		c.JSON(status, map[string]any{"error": map[string]any{"message": msg, "type": openAIErrorType(status), "code": code}})
+	}
+}
+
+func (h Handlers) completions(ctx context.Context, c *app.RequestContext) error {
+	var req oaRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		return err
+	}
+	botID, err := strconv.ParseInt(strings.TrimPrefix(req.Model, "bot-"), 10, 64)
+	if err != nil || botID <= 0 {
+		return errs.Invalid("model", "must be the id of a published bot, got %q", req.Model)
+	}
+	msgs, err := completionMessages(req.Messages)
+	if err != nil {
+		return err
+	}
+	q := newQueue()
+	if err := h.Svc.Complete(ctx, httpx.Caller(c), chatapp.CompletionRequest{BotID: botID, User: req.User, Messages: msgs}, q); err != nil {
+		return err
+	}
+	r := &oaReply{model: req.Model, usage: req.StreamOptions != nil && req.StreamOptions.IncludeUsage}
+	if req.Stream {
+		r.stream(ctx, c, q)
+		return nil
+	}
+	for {
+		e, ok := q.next(ctx)
+		if !ok {
+			return ctx.Err()
+		}
+		r.collect(e)
+		if e.Kind == chatapp.EventDone {
+			break
+		}
+	}
+	if r.end != nil && r.end.Status == conversation.ChatFailed {
+		c.JSON(502, map[string]any{"error": map[string]any{"message": r.end.LastError.Msg, "type": "server_error", "code": r.end.LastError.Code}})
+		return nil
+	}
+	c.JSON(200, r.completion())
+	return nil
+}
+
+func completionMessages(in []oaMessage) ([]chatapp.CompletionMessage, error) {
+	out := make([]chatapp.CompletionMessage, len(in))
+	for i, m := range in {
+		text, err := contentOf(m.Content)
+		if err != nil {
+			return nil, errs.Invalid("messages["+strconv.Itoa(i)+"].content", "%v", err)
+		}
+		cm := chatapp.CompletionMessage{Role: m.Role, Content: text, ToolCallID: m.ToolCallID}
+		for _, tc := range m.ToolCalls {
+			cm.ToolCalls = append(cm.ToolCalls, conversation.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		}
+		out[i] = cm
+	}
+	return out, nil
+}
+
+// contentOf reads a string content or an array of text parts.
+func contentOf(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", errs.Invalid("content", "must be a string or an array of {type, text} parts")
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Type == "text" {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String(), nil
+}
+
+func openAIErrorType(status int) string {
+	switch {
+	case status == 401:
+		return "authentication_error"
+	case status == 403:
+		return "permission_error"
+	case status == 429:
+		return "rate_limit_error"
+	case status >= 500:
+		return "server_error"
+	}
+	return "invalid_request_error"
+}
+
+// oaReply turns chat events into OpenAI's answer or chunks.
+type oaReply struct {
+	model   string
+	usage   bool
+	chatID  int64
+	created int64
+	answer  string
+	end     *conversation.Chat
+}
+
+func (r *oaReply) collect(e chatapp.Event) {
+	if e.Chat != nil {
+		r.chatID, r.created = e.Chat.ID, httpx.Unix(e.Chat.CreatedAt)
+		r.end = e.Chat
+	}
+	if e.Kind == chatapp.EventMessageDone && e.Message.Type == conversation.TypeAnswer {
+		r.answer = e.Message.Content // the last answer is the reply
+	}
+}
+
+func (r *oaReply) id() string { return "chatcmpl-" + strconv.FormatInt(r.chatID, 10) }
+
+func (r *oaReply) finish() (string, []oaToolCall) {
+	if r.end == nil {
+		return "stop", nil
+	}
+	if r.end.Status == conversation.ChatRequiresAction && r.end.RequiredAction != nil {
+		var calls []oaToolCall
+		for i, tc := range r.end.RequiredAction.ToolCalls {
+			idx := i
+			calls = append(calls, oaToolCall{Index: &idx, ID: tc.ID, Type: "function", Function: functionDTO{Name: tc.Name, Arguments: tc.Arguments}})
+		}
+		return "tool_calls", calls
+	}
+	return "stop", nil
+}
+
+func (r *oaReply) usageJSON() map[string]int {
+	if r.end == nil {
+		return map[string]int{"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+	}
+	u := r.end.Usage
+	return map[string]int{"prompt_tokens": u.InputTokens, "completion_tokens": u.OutputTokens, "total_tokens": u.Total()}
+}
+
+func (r *oaReply) completion() map[string]any {
+	reason, calls := r.finish()
+	msg := map[string]any{"role": "assistant", "content": r.answer}
+	if len(calls) > 0 {
+		msg["tool_calls"] = calls
+	}
+	return map[string]any{"id": r.id(), "object": "chat.completion", "created": r.created, "model": r.model,
+		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": reason}}, "usage": r.usageJSON()}
+}
+
+func (r *oaReply) chunk(delta map[string]any, reason any) map[string]any {
+	return map[string]any{"id": r.id(), "object": "chat.completion.chunk", "created": r.created, "model": r.model,
+		"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": reason}}}
+}
+
+func (r *oaReply) stream(ctx context.Context, c *app.RequestContext, q *queue) {
+	w := sse.NewWriter(c)
+	defer w.Close()
+	send := func(v any) bool {
+		b, _ := json.Marshal(v)
+		return w.WriteEvent("", "", b) == nil
+	}
+	for {
+		e, ok := q.next(ctx)
+		if !ok {
+			return
+		}
+		r.collect(e)
+		switch {
+		case e.Kind == chatapp.EventChatCreated:
+			ok = send(r.chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+		case e.Kind == chatapp.EventMessageDelta && e.Message.Type == conversation.TypeAnswer:
+			ok = send(r.chunk(map[string]any{"content": e.Message.Content}, nil))
+		case e.Kind == chatapp.EventChatFailed:
+			ok = send(map[string]any{"error": map[string]any{"message": e.Chat.LastError.Msg, "type": "server_error"}})
+		case e.Chat != nil && e.Chat.Status.Terminal() || e.Kind == chatapp.EventRequiresAction:
+			reason, calls := r.finish()
+			delta := map[string]any{}
+			if len(calls) > 0 {
+				delta["tool_calls"] = calls
+			}
+			ok = send(r.chunk(delta, reason))
+			if ok && r.usage {
+				ok = send(map[string]any{"id": r.id(), "object": "chat.completion.chunk", "created": r.created, "model": r.model,
+					"choices": []any{}, "usage": r.usageJSON()})
+			}
+		case e.Kind == chatapp.EventDone:
+			_ = w.WriteEvent("", "", []byte("[DONE]"))
+			return
+		}
+		if !ok {
+			return
+		}
+	}
+}

@@ -1,0 +1,115 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"gorm.io/gorm"
+
+	"github.com/pergola-ai/pergola/domain/conversation"
+)
+
+// Message page sizes: what an unset limit gives, and the most one page holds.
+const (
+	messagePageDefault = 20
+	messagePageMax     = 50
+)
+
+// ListMessages returns one page of the conversation's visible messages
+// (not Hidden), narrowed to q.ChatID when set, in q.Order (newest first
+// unless OrderAsc), and whether more exist beyond the page in the
+// direction of travel.
+//
+// Cursors are message ids, and need not exist any more. AfterID moves
+// forward: the page holds the messages that follow AfterID in the list's
+// order (older ones when descending, newer ones when ascending), so a
+// client that keeps sending the last id of each page sees every message
+// once and ends. BeforeID alone moves backward: the page holds the
+// messages nearest before BeforeID in the list's order, still listed in
+// that order, and "more" means more further back. With both, the page
+// moves forward from AfterID and stops at BeforeID. q.Limit defaults to 20
+// and is capped at 50.
+func (s *MessageStore) ListMessages(ctx context.Context, conversationID int64, q conversation.MessageQuery) ([]conversation.Message, bool, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = messagePageDefault
+	}
+	limit = min(limit, messagePageMax)
+	asc := q.Order == conversation.OrderAsc
+	backward := q.BeforeID != 0 && q.AfterID == 0
+
+	db := s.db.gorm.WithContext(ctx).Where("conversation_id = ? AND hidden = ?", conversationID, false)
+	if q.ChatID != 0 {
+		db = db.Where("chat_id = ?", q.ChatID)
+	}
+	if q.AfterID != 0 {
+		db = db.Where(cursorCond(asc, true), q.AfterID)
+	}
+	if q.BeforeID != 0 {
+		db = db.Where(cursorCond(asc, false), q.BeforeID)
+	}
+	var rows []messageRow
+	if err := db.Order(idOrder(asc != backward)).Limit(limit + 1).Find(&rows).Error; err != nil {
+		return nil, false, fmt.Errorf("sqlstore: list messages: %w", err)
+	}
+	more := len(rows) > limit
+	if more {
+		rows = rows[:limit]
+	}
+	if backward {
+		slices.Reverse(rows) // read nearest-first going back; shown in the list's order
+	}
+	out, err := messagesFromRows(rows)
+	return out, more, err
+}
+
+// cursorCond is the condition on id for a cursor: what comes after it
+// (forward) or before it in a list sorted ascending or descending.
+func cursorCond(asc, forward bool) string {
+	if asc == forward {
+		return "id > ?"
+	}
+	return "id < ?"
+}
+
+func idOrder(asc bool) string {
+	if asc {
+		return "id ASC"
+	}
+	return "id DESC"
+}
+
+// historyTypes are the message types that make up a conversation's
+// history as the model sees it.
+var historyTypes = []string{conversation.TypeQuestion, conversation.TypeAnswer}
+
+// History returns the visible questions and answers of a section, oldest
+// first: those from the rounds-th last question on, where a round starts
+// at a question. When the section holds no more than rounds questions,
+// the whole section is returned, answers before its first question
+// included (a prologue, say). rounds <= 0 returns nothing.
+func (s *MessageStore) History(ctx context.Context, conversationID, sectionID int64, rounds int) ([]conversation.Message, error) {
+	if rounds <= 0 {
+		return nil, nil
+	}
+	section := func() *gorm.DB {
+		return s.db.gorm.WithContext(ctx).Model(&messageRow{}).
+			Where("conversation_id = ? AND section_id = ? AND hidden = ?", conversationID, sectionID, false)
+	}
+	var starts []int64
+	err := section().Where("type = ?", conversation.TypeQuestion).
+		Order("id DESC").Offset(rounds-1).Limit(2).Pluck("id", &starts).Error
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: history: %w", err)
+	}
+	q := section().Where("type IN ?", historyTypes)
+	if len(starts) == 2 { // more questions than rounds: start at the rounds-th last
+		q = q.Where("id >= ?", starts[0])
+	}
+	var rows []messageRow
+	if err := q.Order("id").Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("sqlstore: history: %w", err)
+	}
+	return messagesFromRows(rows)
+}
