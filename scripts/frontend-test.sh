@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The node tests of frontend-api/ against a live Pergola: builds the server,
-# starts it on a free loopback port with a fresh SQLite data dir and a
-# bootstrap admin (token + password), waits for /readyz, then runs
-# `npm test` in frontend-api/ with PERGOLA_BASE_URL, PERGOLA_TOKEN,
-# PERGOLA_ADMIN_EMAIL and PERGOLA_ADMIN_PASSWORD set. The server is stopped
-# on exit, whatever happens. Called by scripts/test.sh after the Go tests.
+# starts the fake OpenAI-compatible model (`pergola fakellm`) and the server
+# on free loopback ports, the server with a fresh SQLite data dir and a
+# bootstrap admin (token + password), waits for both, then runs `npm test`
+# in frontend-api/ with PERGOLA_BASE_URL, PERGOLA_TOKEN, PERGOLA_ADMIN_EMAIL,
+# PERGOLA_ADMIN_PASSWORD and PERGOLA_FAKE_LLM_URL (the fake model's OpenAI
+# base URL, http://127.0.0.1:PORT/v1) set. Both processes are stopped on
+# exit, whatever happens. Called by scripts/test.sh after the Go tests.
 #
 #   scripts/frontend-test.sh            build, start, test
-#   KEEP_TMP=1 scripts/frontend-test.sh keep the temp dir (binary, data, server log)
+#   scripts/frontend-test.sh -- ARGS    extra arguments for `node --test`,
+#                                       e.g. -- --test-name-pattern=openai
+#   KEEP_TMP=1 scripts/frontend-test.sh keep the temp dir (binary, data, logs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -21,16 +25,25 @@ command -v npm >/dev/null || die "npm is not installed"
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 [ "$node_major" -ge 20 ] || die "node $(node --version) is too old; v20 or later is needed"
 
+node_args=()
+if [ "${1:-}" = "--" ]; then shift; node_args=("$@"); fi
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pergola-frontend.XXXXXX")
 server_pid=""
+llm_pid=""
+# stop PID: TERM, up to 5 s to exit, then KILL.
+stop() {
+  local pid=$1
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
 cleanup() {
   local rc=$?
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill "$server_pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
+  stop "$server_pid"
+  stop "$llm_pid"
   if [ "${KEEP_TMP:-}" = 1 ]; then log "kept $tmp"; else rm -rf "$tmp"; fi
   exit "$rc"
 }
@@ -39,9 +52,12 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 server_log="$tmp/server.log"
+llm_log="$tmp/fakellm.log"
 show_server_log() {
   log "server log ($server_log), last 100 lines:"
   tail -n 100 "$server_log" >&2 || true
+  log "fake LLM log ($llm_log), last 20 lines:"
+  tail -n 20 "$llm_log" >&2 || true
 }
 
 # ---- build -------------------------------------------------------------------
@@ -49,15 +65,55 @@ start=$SECONDS
 log "building the server"
 go build -o "$tmp/pergola" ./backend/cmd/pergola
 
-# ---- a free port: try from a random base until nothing answers there ---------
+# ---- free ports: try from a random base until nothing answers there -----------
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-port=""
-base=$((20000 + RANDOM % 30000))
-for offset in $(seq 0 199); do
-  p=$((base + offset))
-  if ! port_in_use "$p"; then port=$p; break; fi
-done
-[ -n "$port" ] || die "no free port in $base-$((base + 199))"
+# free_port [EXCEPT]: a port nothing listens on (and not EXCEPT).
+free_port() {
+  local base p
+  base=$((20000 + RANDOM % 30000))
+  for offset in $(seq 0 199); do
+    p=$((base + offset))
+    if [ "$p" != "${1:-}" ] && ! port_in_use "$p"; then printf '%s\n' "$p"; return 0; fi
+  done
+  return 1
+}
+port=$(free_port) || die "no free port for the server"
+llm_port=$(free_port "$port") || die "no free port for the fake LLM"
+
+# GET PATH from 127.0.0.1:PORT over bash's /dev/tcp so curl is not needed;
+# prints the HTTP status.
+http_status() {
+  local line
+  exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+  printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$2" >&3
+  IFS= read -r -t 2 line <&3 || { exec 3<&-; return 1; }
+  exec 3<&-
+  line=${line%$'\r'}
+  printf '%s\n' "${line#* }" | cut -d' ' -f1
+}
+
+# wait_ready NAME PID PORT PATH: until GET PATH answers 200 (30 s at most).
+wait_ready() {
+  local deadline=$((SECONDS + 30))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    if ! kill -0 "$2" 2>/dev/null; then
+      show_server_log
+      die "the $1 exited before it was ready"
+    fi
+    if [ "$(http_status "$3" "$4" 2>/dev/null || true)" = 200 ]; then return 0; fi
+    sleep 0.2
+  done
+  show_server_log
+  die "the $1 (http://127.0.0.1:$3$4) did not answer 200 within 30s"
+}
+
+# ---- the fake OpenAI-compatible model ------------------------------------------
+# Deterministic: "echo: <last user text>"; "#call <tool> <json args>" calls an
+# offered tool; a tool result is answered "tool said: <content>". Small chunks
+# so that streamed answers come in several deltas.
+llm_url="http://127.0.0.1:$llm_port/v1"
+"$tmp/pergola" fakellm --addr "127.0.0.1:$llm_port" --chunk-chars 4 >"$llm_log" 2>&1 &
+llm_pid=$!
 
 # ---- start -------------------------------------------------------------------
 rand_hex() { od -An -tx1 -N"$1" /dev/urandom | tr -d ' \n'; }
@@ -80,32 +136,10 @@ env "${unset_pergola[@]}" \
   "$tmp/pergola" >"$server_log" 2>&1 &
 server_pid=$!
 
-# ---- wait for /readyz ----------------------------------------------------------
-# GET /readyz over bash's /dev/tcp so curl is not needed; prints the status.
-http_status() {
-  local line
-  exec 3<>"/dev/tcp/127.0.0.1/$port" || return 1
-  printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$1" >&3
-  IFS= read -r -t 2 line <&3 || { exec 3<&-; return 1; }
-  exec 3<&-
-  line=${line%$'\r'}
-  printf '%s\n' "${line#* }" | cut -d' ' -f1
-}
-ready=""
-deadline=$((SECONDS + 30))
-while [ "$SECONDS" -lt "$deadline" ]; do
-  if ! kill -0 "$server_pid" 2>/dev/null; then
-    show_server_log
-    die "the server exited before it was ready"
-  fi
-  if [ "$(http_status /readyz 2>/dev/null || true)" = 200 ]; then ready=1; break; fi
-  sleep 0.2
-done
-if [ -z "$ready" ]; then
-  show_server_log
-  die "$base_url/readyz did not answer 200 within 30s"
-fi
-log "server ready on $base_url ($((SECONDS - start))s)"
+# ---- wait for both ----------------------------------------------------------------
+wait_ready "fake LLM" "$llm_pid" "$llm_port" /v1/models
+wait_ready server "$server_pid" "$port" /readyz
+log "server ready on $base_url, fake LLM on $llm_url ($((SECONDS - start))s)"
 
 # ---- npm ci when node_modules is missing or older than package-lock.json -------
 cd "$root/frontend-api"
@@ -122,12 +156,21 @@ if ! npm run --silent gen:check >/dev/null 2>&1; then
 fi
 
 # ---- test ----------------------------------------------------------------------
+# `npm test`, or with extra node arguments the same build and run by hand.
+run_tests() {
+  if [ "${#node_args[@]}" -eq 0 ]; then
+    npm test
+  else
+    npm run build && node --test --test-reporter=spec "${node_args[@]}" dist/test/*.test.js
+  fi
+}
 rc=0
 PERGOLA_BASE_URL="$base_url" \
   PERGOLA_TOKEN="$token" \
   PERGOLA_ADMIN_EMAIL="$email" \
   PERGOLA_ADMIN_PASSWORD="$password" \
-  npm test || rc=$?
+  PERGOLA_FAKE_LLM_URL="$llm_url" \
+  run_tests || rc=$?
 if [ "$rc" -ne 0 ]; then
   show_server_log
   die "npm test failed (exit $rc)"

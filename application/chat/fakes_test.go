@@ -175,6 +175,21 @@ func (m *memStore) UpdateChat(_ context.Context, _, id int64, fn func(*conversat
 	return &c, nil
 }
 
+func (m *memStore) StartChat(ctx context.Context, c *conversation.Chat, msgs []*conversation.Message) error {
+	if err := m.CreateChat(ctx, c); err != nil {
+		return err
+	}
+	return m.CreateMessages(ctx, msgs...)
+}
+
+func (m *memStore) FinishChat(ctx context.Context, conv, id int64, msgs []*conversation.Message, fn func(*conversation.Chat) error) (*conversation.Chat, error) {
+	c, err := m.UpdateChat(ctx, conv, id, fn)
+	if err != nil {
+		return nil, err
+	}
+	return c, m.CreateMessages(ctx, msgs...)
+}
+
 // countingModels builds real eino-ext OpenAI clients and counts builds.
 type countingModels struct {
 	builds atomic.Int32

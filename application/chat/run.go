@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"time"
 
@@ -149,12 +148,7 @@ func (s *Service) finish(ctx context.Context, t *turn, rs *runState, runErr erro
 			return // Start failed and said so; there is no chat to record
 		}
 	}
-	if len(msgs) > 0 {
-		if err := s.d.Messages.CreateMessages(wctx, msgs...); err != nil {
-			runErr = errors.Join(runErr, fmt.Errorf("store messages: %w", err))
-		}
-	}
-	chat, err := s.d.Chats.UpdateChat(wctx, t.chat.ConversationID, t.chat.ID, func(c *conversation.Chat) error {
+	chat, err := s.d.Chats.FinishChat(wctx, t.chat.ConversationID, t.chat.ID, msgs, func(c *conversation.Chat) error {
 		c.Usage = c.Usage.Add(usage)
 		if c.Status == conversation.ChatCanceled {
 			return nil // canceled while it ran: that stays the outcome

@@ -99,11 +99,8 @@ func (s *Service) Start(ctx context.Context, p identity.Principal, req Request, 
 }
 
 func (s *Service) store(ctx context.Context, chat *conversation.Chat, asked []*conversation.Message) error {
-	if err := s.d.Chats.CreateChat(ctx, chat); err != nil {
-		return fmt.Errorf("chat: create: %w", err)
-	}
-	if err := s.d.Messages.CreateMessages(ctx, asked...); err != nil {
-		return fmt.Errorf("chat: store the question: %w", err)
+	if err := s.d.Chats.StartChat(ctx, chat, asked); err != nil {
+		return fmt.Errorf("chat: store the chat and its question: %w", err)
 	}
 	return nil
 }

@@ -71,4 +71,9 @@ type ChatStore interface {
 	// UpdateChat runs fn on the chat inside a transaction holding its row;
 	// fn's error aborts with nothing written.
 	UpdateChat(ctx context.Context, conversationID, id int64, fn func(*Chat) error) (*Chat, error)
+	// StartChat stores a new chat with its first messages, atomically.
+	StartChat(ctx context.Context, c *Chat, msgs []*Message) error
+	// FinishChat stores msgs and runs fn on the chat in one transaction
+	// holding its row; fn's error aborts with nothing written.
+	FinishChat(ctx context.Context, conversationID, id int64, msgs []*Message, fn func(*Chat) error) (*Chat, error)
 }

@@ -20,6 +20,12 @@ export type Model = Schema<"Model">;
 export type ModelChoice = Data<"/api/models", "get">["items"][number];
 /** A new personal access token: the answer of tokens.create, whose `token` is the secret. */
 export type NewToken = Data<"/api/tokens", "post"> & { token: string };
+export type Bot = Schema<"Bot">;
+export type BotConfig = Schema<"BotConfig">;
+export type BotSummary = Schema<"BotSummary">;
+export type BotVersion = Schema<"BotVersion">;
+export type BotClientTool = Schema<"BotClientTool">;
+export type BotVariableDefinition = Schema<"BotVariableDefinition">;
 export type Role = Schema<"Role">;
 export type Scope = Schema<"Scope">;
 export type Session = Data<"/api/auth/login", "post">;
@@ -170,6 +176,51 @@ export class PergolaClient {
   /** The enabled models bots can use. */
   readonly models = {
     list: (opts?: Rest<"/api/models", "get">) => this.call("get", "/api/models", opts),
+  };
+
+  /** Bots of the caller's workspaces: drafts, published versions, end users' variables. */
+  readonly bots = {
+    list: (query: Query<"/api/bots", "get">, opts?: Rest<"/api/bots", "get">) =>
+      this.call("get", "/api/bots", { query, ...opts }),
+    /** Creates a bot in `workspace_id` from a whole configuration. */
+    create: (body: Body<"/api/bots", "post">, opts?: Rest<"/api/bots", "post">) =>
+      this.call("post", "/api/bots", { body, ...opts }),
+    /** The bot with its draft configuration (`config`). */
+    get: (id: ID, opts?: Rest<"/api/bots/{id}", "get">) =>
+      this.call("get", "/api/bots/{id}", { path: { id: String(id) }, ...opts }),
+    /** Replaces the whole draft: absent fields take their defaults. */
+    update: (id: ID, body: Body<"/api/bots/{id}", "put">, opts?: Rest<"/api/bots/{id}", "put">) =>
+      this.call("put", "/api/bots/{id}", { path: { id: String(id) }, body, ...opts }),
+    remove: (id: ID, opts?: Rest<"/api/bots/{id}", "delete">) =>
+      this.call("delete", "/api/bots/{id}", { path: { id: String(id) }, ...opts }),
+    /** Publishes the draft as the next version (connectors default to ["1024"]). */
+    publish: (
+      id: ID,
+      body: Body<"/api/bots/{id}/publish", "post"> = {},
+      opts?: Rest<"/api/bots/{id}/publish", "post">,
+    ) => this.call("post", "/api/bots/{id}/publish", { path: { id: String(id) }, body, ...opts }),
+    versions: (id: ID, opts?: Rest<"/api/bots/{id}/versions", "get">) =>
+      this.call("get", "/api/bots/{id}/versions", { path: { id: String(id) }, ...opts }),
+    version: (id: ID, version: number, opts?: Rest<"/api/bots/{id}/versions/{version}", "get">) =>
+      this.call("get", "/api/bots/{id}/versions/{version}", { path: { id: String(id), version }, ...opts }),
+    /** An end user's variable values. */
+    variables: {
+      get: (
+        id: ID,
+        query: Query<"/api/bots/{id}/variables", "get">,
+        opts?: Rest<"/api/bots/{id}/variables", "get">,
+      ) => this.call("get", "/api/bots/{id}/variables", { path: { id: String(id) }, query, ...opts }),
+      set: (
+        id: ID,
+        body: Body<"/api/bots/{id}/variables", "put">,
+        opts?: Rest<"/api/bots/{id}/variables", "put">,
+      ) => this.call("put", "/api/bots/{id}/variables", { path: { id: String(id) }, body, ...opts }),
+      reset: (
+        id: ID,
+        query: Query<"/api/bots/{id}/variables", "delete">,
+        opts?: Rest<"/api/bots/{id}/variables", "delete">,
+      ) => this.call("delete", "/api/bots/{id}/variables", { path: { id: String(id) }, query, ...opts }),
+    },
   };
 
   /** The admin API; the caller must be a platform administrator. */

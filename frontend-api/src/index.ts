@@ -1,6 +1,12 @@
 // @pergola/frontend-api: a typed client for Pergola's console and admin API.
 export { PergolaClient, paginate } from "./client.js";
 export type {
+  Bot,
+  BotClientTool,
+  BotConfig,
+  BotSummary,
+  BotVariableDefinition,
+  BotVersion,
   ClientOptions,
   ID,
   Member,

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"gorm.io/gorm"
 	"strconv"
 	"time"
 
@@ -179,7 +180,58 @@ func (s *ChatStore) GetChat(ctx context.Context, conversationID, id int64) (*con
 // It returns errs.ErrNotFound for a chat the conversation does not hold
 // and fn's error unchanged, writing nothing, when fn fails.
 func (s *ChatStore) UpdateChat(ctx context.Context, conversationID, id int64, fn func(*conversation.Chat) error) (*conversation.Chat, error) {
-	row, err := updateLocked(ctx, s.db, "update chat", func() error { return chatNotFound(id) },
+	return s.update(ctx, "update chat", nil, conversationID, id, fn)
+}
+
+// FinishChat stores the messages of a turn and runs fn on the chat in one
+// transaction holding the chat's row: a turn ends with one commit, and
+// either both are written or neither.
+func (s *ChatStore) FinishChat(ctx context.Context, conversationID, id int64, msgs []*conversation.Message, fn func(*conversation.Chat) error) (*conversation.Chat, error) {
+	rows, err := s.db.messageRows(msgs)
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: finish chat: %w", err)
+	}
+	c, err := s.update(ctx, "finish chat", func(tx *gorm.DB) error { return insertMessages(tx, rows) }, conversationID, id, fn)
+	if err != nil {
+		return nil, err
+	}
+	applyMessageRows(msgs, rows)
+	return c, nil
+}
+
+// StartChat stores a new chat with its first messages in one transaction.
+func (s *ChatStore) StartChat(ctx context.Context, c *conversation.Chat, msgs []*conversation.Message) error {
+	row, err := chatToRow(c)
+	if err != nil {
+		return fmt.Errorf("sqlstore: start chat: %w", err)
+	}
+	if row.ID == 0 {
+		row.ID = s.db.ids.Next()
+	}
+	row.CreatedAt = s.db.timestamp()
+	rows, err := s.db.messageRows(msgs)
+	if err != nil {
+		return fmt.Errorf("sqlstore: start chat: %w", err)
+	}
+	err = s.db.gorm.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(row).Error; err != nil {
+			return err
+		}
+		return insertMessages(tx, rows)
+	})
+	if isDuplicate(err) {
+		return errs.Conflict("chat %d or one of its messages already exists", row.ID)
+	}
+	if err != nil {
+		return fmt.Errorf("sqlstore: start chat: %w", err)
+	}
+	c.ID, c.CreatedAt = row.ID, row.CreatedAt
+	applyMessageRows(msgs, rows)
+	return nil
+}
+
+func (s *ChatStore) update(ctx context.Context, op string, before func(*gorm.DB) error, conversationID, id int64, fn func(*conversation.Chat) error) (*conversation.Chat, error) {
+	row, err := updateLockedAfter(ctx, s.db, op, before, func() error { return chatNotFound(id) },
 		func(r *chatRow) error {
 			c, err := chatFromRow(r)
 			if err != nil {

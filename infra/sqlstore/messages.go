@@ -119,32 +119,52 @@ func (s *MessageStore) CreateMessages(ctx context.Context, msgs ...*conversation
 	if len(msgs) == 0 {
 		return nil
 	}
-	now := s.db.timestamp()
-	rows := make([]*messageRow, len(msgs))
-	for i, m := range msgs {
-		row, err := messageToRow(m)
-		if err != nil {
-			return fmt.Errorf("sqlstore: create messages: item %d: %w", i, err)
-		}
-		if row.ID == 0 {
-			row.ID = s.db.ids.Next()
-		}
-		row.CreatedAt, row.UpdatedAt = now, now
-		rows[i] = row
+	rows, err := s.db.messageRows(msgs)
+	if err != nil {
+		return fmt.Errorf("sqlstore: create messages: %w", err)
 	}
-	err := s.db.gorm.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return tx.CreateInBatches(rows, messageBatch).Error
-	})
+	err = s.db.gorm.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return insertMessages(tx, rows) })
 	if isDuplicate(err) {
 		return errs.Conflict("a message with one of these ids already exists")
 	}
 	if err != nil {
 		return fmt.Errorf("sqlstore: create messages: %w", err)
 	}
-	for i, m := range msgs {
-		m.ID, m.CreatedAt, m.UpdatedAt = rows[i].ID, now, now
-	}
+	applyMessageRows(msgs, rows)
 	return nil
+}
+
+// messageRows converts messages for an insert: ids from the generator
+// when zero, the same timestamp for all.
+func (db *DB) messageRows(msgs []*conversation.Message) ([]*messageRow, error) {
+	now := db.timestamp()
+	rows := make([]*messageRow, len(msgs))
+	for i, m := range msgs {
+		row, err := messageToRow(m)
+		if err != nil {
+			return nil, fmt.Errorf("item %d: %w", i, err)
+		}
+		if row.ID == 0 {
+			row.ID = db.ids.Next()
+		}
+		row.CreatedAt, row.UpdatedAt = now, now
+		rows[i] = row
+	}
+	return rows, nil
+}
+
+func insertMessages(tx *gorm.DB, rows []*messageRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	return tx.CreateInBatches(rows, messageBatch).Error
+}
+
+// applyMessageRows copies what the store assigned back to the messages.
+func applyMessageRows(msgs []*conversation.Message, rows []*messageRow) {
+	for i, m := range msgs {
+		m.ID, m.CreatedAt, m.UpdatedAt = rows[i].ID, rows[i].CreatedAt, rows[i].UpdatedAt
+	}
 }
 
 // GetMessage returns a message of the conversation, hidden or not, or

@@ -95,7 +95,18 @@ func (s *MessageStore) History(ctx context.Context, conversationID, sectionID in
 	}
 	section := func() *gorm.DB {
 		return s.db.gorm.WithContext(ctx).Model(&messageRow{}).
-			Where("conversation_id = ? AND section_id = ? AND hidden = ?", conversationID, sectionID, false)
+			Where("conversation_id = ? AND section_id = ? AND hidden = ? AND type IN ?", conversationID, sectionID, false, historyTypes)
+	}
+	// One read covers the usual case: a few answers per question. Only
+	// when the window is full before `rounds` questions were seen does a
+	// second read find where the rounds start.
+	window := rounds*historyAnswersPerRound + 1
+	var rows []messageRow
+	if err := section().Order("id DESC").Limit(window).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("sqlstore: history: %w", err)
+	}
+	if n, ok := roundsLength(rows, rounds, len(rows) < window); ok {
+		return messagesFromRows(reverseRows(rows[:n]))
 	}
 	var starts []int64
 	err := section().Where("type = ?", conversation.TypeQuestion).
@@ -103,13 +114,44 @@ func (s *MessageStore) History(ctx context.Context, conversationID, sectionID in
 	if err != nil {
 		return nil, fmt.Errorf("sqlstore: history: %w", err)
 	}
-	q := section().Where("type IN ?", historyTypes)
+	q := section()
 	if len(starts) == 2 { // more questions than rounds: start at the rounds-th last
 		q = q.Where("id >= ?", starts[0])
 	}
-	var rows []messageRow
+	rows = rows[:0]
 	if err := q.Order("id").Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("sqlstore: history: %w", err)
 	}
 	return messagesFromRows(rows)
+}
+
+// historyAnswersPerRound sizes History's single read.
+const historyAnswersPerRound = 3
+
+// roundsLength finds, in rows newest first, how many rows make up the
+// last rounds rounds (a round starts at a question). When the section has
+// no older question, the whole section counts, a leading prologue too; ok
+// is false when rows end before that can be told (not the whole section).
+func roundsLength(rows []messageRow, rounds int, wholeSection bool) (int, bool) {
+	seen, cut := 0, 0
+	for i, r := range rows {
+		if r.Type != conversation.TypeQuestion {
+			continue
+		}
+		seen++
+		switch seen {
+		case rounds:
+			cut = i + 1
+		case rounds + 1:
+			return cut, true
+		}
+	}
+	return len(rows), wholeSection
+}
+
+func reverseRows(rows []messageRow) []messageRow {
+	for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
+		rows[i], rows[j] = rows[j], rows[i]
+	}
+	return rows
 }

@@ -31,9 +31,21 @@ func page(q *gorm.DB, p identity.Page) *gorm.DB {
 // error when change fails (nothing is written), and other errors wrapped
 // with "sqlstore: "+op.
 func updateLocked[R any](ctx context.Context, db *DB, op string, missing func() error, change func(*R) error, where string, args ...any) (*R, error) {
+	return updateLockedAfter(ctx, db, op, nil, missing, change, where, args...)
+}
+
+// updateLockedAfter is updateLocked that first runs before (when not nil)
+// in the same transaction, so more writes commit or roll back with it.
+func updateLockedAfter[R any](ctx context.Context, db *DB, op string, before func(*gorm.DB) error, missing func() error,
+	change func(*R) error, where string, args ...any) (*R, error) {
 	var row R
 	var own error // missing's or change's error, returned as it is
 	err := db.gorm.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if before != nil {
+			if err := before(tx); err != nil {
+				return err
+			}
+		}
 		err := forUpdate(tx).Where(where, args...).Take(&row).Error
 		if isNoRow(err) {
 			own = missing()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,12 +94,7 @@ func botsCozeLifecycle(t *testing.T, s *testServer, ws string) {
 }
 
 func hasBot(list []map[string]any, key, id string) bool {
-	for _, b := range list {
-		if str(b, key) == id {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(list, func(b map[string]any) bool { return str(b, key) == id })
 }
 
 // fullBotConfig sets every field of a console configuration, as GET
@@ -220,20 +216,27 @@ func variableValues(t *testing.T, data map[string]any, created, updated string) 
 
 func botsVariables(t *testing.T, s *testServer, ws string) {
 	tok := bootstrapToken
+	get := func(path string) map[string]string {
+		t.Helper()
+		if strings.HasPrefix(path, "/api/") {
+			return variableValues(t, s.call(t, "GET", path, tok, nil).must(t, 200).data, "created_at", "updated_at")
+		}
+		return variableValues(t, s.call(t, "GET", path, tok, nil).must(t, 200).data, "create_time", "update_time")
+	}
 	id := cozeBot(t, s, ws, map[string]any{"name": "Memory", "model_info_config": map[string]any{"model_id": "fake"}})
 	cfg := map[string]any{"name": "Memory", "variables": []any{map[string]any{"keyword": "city", "default": "Paris"}, map[string]any{"keyword": "mood"}}}
 	s.call(t, "PUT", "/api/bots/"+id, tok, cfg).must(t, 200)
 	coze := "/v1/variables?bot_id=" + id + "&connector_uid=end-user-1"
 
 	s.call(t, "PUT", "/v1/variables", tok, map[string]any{"bot_id": id, "connector_uid": "end-user-1", "data": []any{map[string]any{"keyword": "city", "value": "Oslo"}}}).must(t, 200)
-	got := variableValues(t, s.call(t, "GET", coze, tok, nil).must(t, 200).data, "create_time", "update_time")
+	got := get(coze)
 	if want := map[string]string{"city": "Oslo stored=true", "mood": " stored=false"}; !cmp.Equal(got, want) {
 		t.Errorf("GET /v1/variables = %v, want %v", got, want)
 	}
-	if got := variableValues(t, s.call(t, "GET", coze+"&keywords=mood,unknown", tok, nil).must(t, 200).data, "create_time", "update_time"); len(got) != 1 {
+	if got := get(coze + "&keywords=mood,unknown"); len(got) != 1 {
 		t.Errorf("keywords=mood gives %v", got)
 	}
-	if got := variableValues(t, s.call(t, "GET", coze+"&connector_id=999", tok, nil).must(t, 200).data, "create_time", "update_time"); got["city"] != "Paris stored=false" {
+	if got := get(coze + "&connector_id=999"); got["city"] != "Paris stored=false" {
 		t.Errorf("the chat SDK connector sees %v", got)
 	}
 	s.call(t, "PUT", "/v1/variables", tok, map[string]any{"bot_id": id, "connector_uid": "end-user-1",
@@ -242,7 +245,7 @@ func botsVariables(t *testing.T, s *testServer, ws string) {
 		"data": []any{map[string]any{"keyword": "age", "value": "3"}}}).fails(t, 400, 4000, "data[0].keyword")
 	s.call(t, "GET", "/api/bots/"+id+"/variables", tok, nil).fails(t, 400, 4000, "user_id")
 	console := "/api/bots/" + id + "/variables?user_id=end-user-1"
-	if got := variableValues(t, s.call(t, "GET", console, tok, nil).must(t, 200).data, "created_at", "updated_at"); got["city"] != "Oslo stored=true" {
+	if got := get(console); got["city"] != "Oslo stored=true" {
 		t.Errorf("refused writes changed city: %v", got)
 	}
 
@@ -252,11 +255,11 @@ func botsVariables(t *testing.T, s *testServer, ws string) {
 		t.Errorf("console PUT answers %v", got)
 	}
 	s.call(t, "DELETE", console+"&keywords=mood", tok, nil).must(t, 200)
-	if got := variableValues(t, s.call(t, "GET", console, tok, nil).must(t, 200).data, "created_at", "updated_at"); got["mood"] != " stored=false" || got["city"] != "Oslo stored=true" {
+	if got := get(console); got["mood"] != " stored=false" || got["city"] != "Oslo stored=true" {
 		t.Errorf("after resetting mood: %v", got)
 	}
 	s.call(t, "DELETE", console, tok, nil).must(t, 200)
-	if got := variableValues(t, s.call(t, "GET", coze, tok, nil).must(t, 200).data, "create_time", "update_time"); got["city"] != "Paris stored=false" {
+	if got := get(coze); got["city"] != "Paris stored=false" {
 		t.Errorf("after reset: %v", got)
 	}
 }
@@ -268,12 +271,8 @@ func botsIsolationAndDelete(t *testing.T, s *testServer, ws string) {
 	s.call(t, "POST", "/v1/bot/publish", tok, map[string]any{"bot_id": id}).must(t, 200)
 	bob := convUserToken(t, s, "bob.bots.e2e@example.com")
 	// The admin's own token, restricted to their personal workspace.
-	var personal string
-	for _, w := range items(t, s.call(t, "GET", "/api/workspaces", tok, nil).must(t, 200).data, "items") {
-		if str(w, "kind") == "personal" {
-			personal = str(w, "id")
-		}
-	}
+	all := items(t, s.call(t, "GET", "/api/workspaces", tok, nil).must(t, 200).data, "items")
+	personal := str(all[slices.IndexFunc(all, func(w map[string]any) bool { return str(w, "kind") == "personal" })], "id")
 	restricted := str(s.call(t, "POST", "/api/tokens", tok, map[string]any{"name": "personal only", "workspace_ids": []string{personal}}).must(t, 201).data, "token")
 	botCalls := []struct {
 		method, path string
