@@ -72,7 +72,28 @@ function sortKeys(o) {
   return Object.fromEntries(Object.entries(o ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+// An allOf member that only makes fields of another member required, such as
+// `allOf: [BotConfig, {type: object, required: [name]}]`, has no properties,
+// which openapi-typescript renders as Record<string, never> and so makes the
+// whole intersection impossible to build. Give each such required name an
+// empty schema (`unknown`), so the intersection reads `name: string`.
+function fillRequiredOnly(node) {
+  if (Array.isArray(node)) {
+    node.forEach(fillRequiredOnly);
+    return;
+  }
+  if (node === null || typeof node !== "object") return;
+  for (const member of Array.isArray(node.allOf) ? node.allOf : []) {
+    if (member && typeof member === "object" && !("$ref" in member) && Array.isArray(member.required)) {
+      member.properties ??= {};
+      for (const name of member.required) member.properties[name] ??= {};
+    }
+  }
+  for (const v of Object.values(node)) fillRequiredOnly(v);
+}
+
 const { doc, source } = args.url ? await fetchServed(args.url) : mergeIDL();
+fillRequiredOnly(doc);
 doc.paths = sortKeys(doc.paths);
 doc.components = Object.fromEntries(Object.entries(doc.components ?? {}).map(([k, v]) => [k, sortKeys(v)]));
 const ast = await openapiTS(doc, {

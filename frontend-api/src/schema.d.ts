@@ -3052,6 +3052,7 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["BotConfig"] & {
                     workspace_id: components["schemas"]["ID"];
+                    name: unknown;
                 };
             };
         };
@@ -3107,7 +3108,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BotConfig"] & Record<string, never>;
+                "application/json": components["schemas"]["BotConfig"] & {
+                    name: unknown;
+                };
             };
         };
         responses: {
@@ -3914,6 +3917,7 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["CozeBotFields"] & {
                     space_id: components["schemas"]["ID"];
+                    name: unknown;
                 };
             };
         };

@@ -4,6 +4,8 @@
 //   PERGOLA_TOKEN           a PAT of a platform administrator (the bootstrap token)
 //   PERGOLA_ADMIN_PASSWORD  that administrator's console password
 //   PERGOLA_ADMIN_EMAIL     optional; admin@pergola.local by default
+//   PERGOLA_FAKE_LLM_URL    the OpenAI base URL of `pergola fakellm`, e.g.
+//                           http://127.0.0.1:8999/v1 (the chat tests' model)
 import { randomBytes } from "node:crypto";
 
 function required(name: string): string {
@@ -26,6 +28,9 @@ export const env = {
   },
   get adminEmail(): string {
     return process.env["PERGOLA_ADMIN_EMAIL"] || "admin@pergola.local";
+  },
+  get fakeLLMURL(): string {
+    return required("PERGOLA_FAKE_LLM_URL").replace(/\/+$/, "");
   },
 };
 

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net/http"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -22,9 +24,21 @@ func newChat(db *sqlstore.DB, log *slog.Logger, reg prometheus.Registerer, model
 	bots *botapp.Service, convs *convapp.Service, bus chatapp.Broadcaster) *chatapp.Service {
 	return chatapp.New(chatapp.Deps{
 		Bots: bots, Conversations: conversations{convs}, Messages: db.Messages(), Chats: db.Chats(),
-		Models: models, ChatModels: provider.Factory{}, IDs: db.IDs(), Broadcaster: bus,
+		Models: models, ChatModels: provider.Factory{HTTPClient: modelClient()}, IDs: db.IDs(), Broadcaster: bus,
 		Hooks: []chatapp.Hook{metrics.NewChatHook(reg)}, Log: log,
 	})
+}
+
+// modelClient is the HTTP client of model calls: connections are kept and
+// reused (many chats stream from the same provider at once). There is no
+// overall timeout: a stream lasts as long as the answer, bounded by the
+// chat's context.
+func modelClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 1024
+	t.MaxIdleConnsPerHost = 512
+	t.IdleConnTimeout = 90 * time.Second
+	return &http.Client{Transport: t}
 }
 
 // conversations adapts the conversation use cases to the runtime's port.
