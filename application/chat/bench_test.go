@@ -17,6 +17,7 @@ import (
 	"github.com/pergola-ai/pergola/infra/fakellm"
 	"github.com/pergola-ai/pergola/infra/provider"
 	"github.com/pergola-ai/pergola/infra/sqlstore"
+	"github.com/pergola-ai/pergola/infra/testenv"
 )
 
 // The benchmarks below run one chat turn against the zero-latency fake
@@ -34,6 +35,11 @@ type benchEnv struct {
 }
 
 func newBenchEnv(b *testing.B, cfg bot.Config) *benchEnv {
+	return newBenchEnvOn(b, cfg, "")
+}
+
+// newBenchEnvOn stores on MariaDB when dsn is set, on SQLite otherwise.
+func newBenchEnvOn(b *testing.B, cfg bot.Config, dsn string) *benchEnv {
 	b.Helper()
 	srv := fakellm.New(fakellm.WithRecordLimit(0))
 	url, err := srv.Listen("127.0.0.1:0")
@@ -42,7 +48,7 @@ func newBenchEnv(b *testing.B, cfg bot.Config) *benchEnv {
 	}
 	b.Cleanup(func() { _ = srv.Close() })
 	ctx := context.Background()
-	db, err := sqlstore.Open(ctx, sqlstore.Config{SQLitePath: filepath.Join(b.TempDir(), "bench.db")})
+	db, err := sqlstore.Open(ctx, sqlstore.Config{DSN: dsn, SQLitePath: filepath.Join(b.TempDir(), "bench.db")})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -100,6 +106,17 @@ var benchCaller = newHarnessCaller()
 
 func BenchmarkChatTurnNoTools(b *testing.B) {
 	e := newBenchEnv(b, bot.Config{Name: "b", HistoryRounds: 3})
+	e.turn(b, "warm up")
+	b.ResetTimer()
+	var ttft time.Duration
+	for i := 0; i < b.N; i++ {
+		ttft += e.turn(b, "hello")
+	}
+	b.ReportMetric(float64(ttft.Nanoseconds())/float64(b.N), "ns-to-first-token")
+}
+
+func BenchmarkChatTurnNoToolsMariaDB(b *testing.B) {
+	e := newBenchEnvOn(b, bot.Config{Name: "b", HistoryRounds: 3}, testenv.MySQL(b))
 	e.turn(b, "warm up")
 	b.ResetTimer()
 	var ttft time.Duration
