@@ -42,7 +42,8 @@ func TestAnswerStreamsAndIsStored(t *testing.T) {
 		t.Fatalf("final chat = %+v", end)
 	}
 	stored, _ := h.store.ListChatMessages(context.Background(), 11, chat.ID)
-	if len(stored) != 2 || stored[0].Type != "question" || stored[1].Type != "answer" || stored[1].Content != "echo: hello there" {
+	if len(stored) != 3 || stored[0].Type != "question" || stored[1].Type != "answer" || stored[1].Content != "echo: hello there" ||
+		stored[2].Type != "verbose" || !strings.Contains(stored[2].Content, "generate_answer_finish") {
 		t.Fatalf("stored = %+v", stored)
 	}
 	sys := h.llm.Requests()[0].Messages[0]
@@ -89,7 +90,7 @@ func TestTextBeforeToolCallStillRunsTheTool(t *testing.T) {
 	for _, m := range stored {
 		types = append(types, m.Type)
 	}
-	want := []string{"question", "answer", "function_call", "tool_response", "answer"}
+	want := []string{"question", "answer", "function_call", "tool_response", "answer", "verbose"}
 	if d := cmp.Diff(want, types); d != "" {
 		t.Fatalf("messages (-want +got):\n%s", d)
 	}
@@ -111,8 +112,7 @@ func TestToolErrorIsAResultNotACrash(t *testing.T) {
 	if end := events[len(events)-2].Chat; end.Status != conversation.ChatCompleted {
 		t.Fatalf("status = %s (%+v)", end.Status, end.LastError)
 	}
-	stored, _ := h.store.ListChatMessages(context.Background(), 11, chat.ID)
-	if last := stored[len(stored)-1].Content; !strings.Contains(last, "variable store is down") {
+	if last := finalAnswer(t, h, chat.ID); !strings.Contains(last, "variable store is down") {
 		t.Fatalf("the model did not see the tool error; answer = %q", last)
 	}
 }
@@ -277,5 +277,29 @@ func TestBadRequestsStoreNothing(t *testing.T) {
 	}
 	if len(h.store.msgs) != 0 || len(h.store.chats) != 0 {
 		t.Fatalf("bad requests stored %d messages and %d chats", len(h.store.msgs), len(h.store.chats))
+	}
+}
+
+func TestFollowUpsAfterTheAnswer(t *testing.T) {
+	h := newHarness(t, bot.Config{Name: "b", SuggestReply: bot.SuggestReply{Enabled: true, Prompt: "Keep them short."}})
+	h.llm.When(func(r fakellm.Request) bool { return strings.Contains(r.LastUserText(), "Suggest up to 3") },
+		func(r fakellm.Request) fakellm.Reply { return fakellm.Text("1. What else?\n- And then?\n\nWhy?\nOne too many?") })
+	chat, events := h.ask(t, "tell me")
+	stored, _ := h.store.ListChatMessages(context.Background(), 11, chat.ID)
+	var follow []string
+	for _, m := range stored {
+		if m.Type == conversation.TypeFollowUp {
+			follow = append(follow, m.Content)
+		}
+	}
+	if d := cmp.Diff([]string{"What else?", "And then?", "Why?"}, follow); d != "" {
+		t.Fatalf("follow-ups (-want +got):\n%s", d)
+	}
+	last := h.llm.Requests()[len(h.llm.Requests())-1]
+	if !strings.Contains(last.LastUserText(), "Keep them short.") || len(last.Tools) != 0 {
+		t.Fatalf("suggestion request = %+v", last)
+	}
+	if events[len(events)-2].Kind != EventChatCompleted || events[len(events)-3].Message.Type != conversation.TypeFollowUp {
+		t.Fatalf("the follow-ups do not come right before chat.completed: %v", kinds(events))
 	}
 }

@@ -59,8 +59,11 @@ func (s *Service) execute(ctx context.Context, t *turn) {
 	if errors.Is(err, compose.ErrExceedMaxSteps) && len(rs.pending) == 0 {
 		err = s.lastCall(ctx, t, rs)
 	}
-	if err == nil && len(rs.pending) == 0 && t.cfg.SuggestReply.Enabled {
-		s.followUps(ctx, t, rs)
+	if err == nil && len(rs.pending) == 0 {
+		s.answerFinished(t, rs)
+		if t.cfg.SuggestReply.Enabled {
+			s.followUps(ctx, t, rs)
+		}
 	}
 	s.finish(ctx, t, rs, err)
 }
@@ -82,6 +85,18 @@ func (s *Service) runAgent(ctx context.Context, t *turn, rs *runState) error {
 			return err
 		}
 	}
+}
+
+// finishedVerbose is the verbose message Coze sends when an answer is
+// complete; clients that wait for it before showing follow-ups find it.
+const finishedVerbose = `{"msg_type":"generate_answer_finish","data":"{\"finish_reason\":0,\"fin_data\":\"\"}","from_unit":""}`
+
+func (s *Service) answerFinished(t *turn, rs *runState) {
+	m := t.newMessage(s, conversation.TypeVerbose, finishedVerbose)
+	rs.mu.Lock()
+	rs.out = append(rs.out, m)
+	rs.mu.Unlock()
+	t.sink.Send(Event{Kind: EventMessageDone, Message: m})
 }
 
 // lastCall gives the user an answer when the tool rounds ran out: one more

@@ -13,6 +13,7 @@ func registerChat(coze, console *route.RouterGroup, d Deps) {
 	h := chat.Handlers{Svc: d.Chat}
 	coze.POST("/v3/chat", httpx.Handle(h.Create))
 	coze.GET("/v3/chat/retrieve", httpx.Handle(h.Retrieve))
+	coze.POST("/v3/chat/retrieve", httpx.Handle(h.Retrieve)) // @coze/api polls with POST
 	coze.GET("/v3/chat/message/list", httpx.Handle(h.Messages))
 	coze.POST("/v3/chat/cancel", httpx.Handle(h.Cancel))
 	coze.POST("/v3/chat/submit_tool_outputs", httpx.Handle(h.SubmitToolOutputs))

@@ -14,11 +14,13 @@ export function adminClient(): PergolaClient {
 
 /**
  * The resources one test file makes, removed by cleanup(): bots first, then
- * the model they use.
+ * the models they use.
  */
 export class Fixture {
   readonly admin = adminClient();
   readonly bots: string[] = [];
+  readonly models: string[] = [];
+  /** The model on the fake LLM every bot uses unless told otherwise. */
   modelId = "";
   workspaceId = "";
 
@@ -27,25 +29,40 @@ export class Fixture {
    * the admin's personal workspace.
    */
   async setup(): Promise<this> {
-    const id = unique("fe-fake");
-    await this.admin.admin.models.create({
-      id,
-      provider: "openai",
-      base_url: env.fakeLLMURL,
-      api_key: "sk-fake",
-      model: "fake",
-      capabilities: { tools: true, vision: false, json: false },
-    });
-    this.modelId = id;
+    this.modelId = await this.model(env.fakeLLMURL);
     const personal = (await this.admin.workspaces.list({ page_size: 100 })).items.find((w) => w.kind === "personal");
     assert.ok(personal, "the admin has a personal workspace");
     this.workspaceId = personal.id;
     return this;
   }
 
+  /** Registers an OpenAI-compatible model at baseURL (tools on); answers its id. */
+  async model(baseURL: string): Promise<string> {
+    const id = unique("fe-model");
+    await this.admin.admin.models.create({
+      id,
+      provider: "openai",
+      base_url: baseURL,
+      api_key: "sk-fake",
+      model: "fake",
+      capabilities: { tools: true, vision: false, json: false },
+    });
+    this.models.push(id);
+    return id;
+  }
+
   async cleanup(): Promise<void> {
     for (const id of this.bots.splice(0)) await this.admin.bots.remove(id).catch(() => undefined);
-    if (this.modelId) await this.admin.admin.models.remove(this.modelId).catch(() => undefined);
+    for (const id of this.models.splice(0)) await this.admin.admin.models.remove(id).catch(() => undefined);
+  }
+
+  /**
+   * A published bot whose model cannot be reached (nothing listens on
+   * 127.0.0.1:9), so that its runs fail.
+   */
+  async deadBot(): Promise<Bot> {
+    const model = await this.model("http://127.0.0.1:9/v1");
+    return this.bot({ model: { model_id: model } });
   }
 
   /**
@@ -106,7 +123,7 @@ const RUNNING = new Set(["created", "in_progress"]);
 /**
  * Polls GET /v3/chat/retrieve (as coze-go and Coze's docs do) every 50 ms
  * until the chat leaves created/in_progress. @coze/api's own
- * chat.retrieve (and so createAndPoll) sends POST, see the todo tests.
+ * chat.retrieve (and so createAndPoll) sends POST, which Pergola routes too.
  */
 export async function pollChat(conversationId: string, chatId: string, timeoutMs = 10_000): Promise<CreateChatData> {
   const deadline = Date.now() + timeoutMs;

@@ -68,8 +68,12 @@ func TestChatThroughTheCozeAPI(t *testing.T) {
 			}
 			msgs := s.call(t, "GET", "/v3/chat/message/list?conversation_id="+convID+"&chat_id="+chatID, bootstrapToken, nil).must(t, 200)
 			list, _ := msgs.raw["data"].([]any)
-			answer, _ := list[len(list)-1].(map[string]any)
-			if str(answer, "type") != "answer" || str(answer, "content") != "echo: and now?" {
+			var types []string
+			for _, m := range list {
+				types = append(types, str(m.(map[string]any), "type"))
+			}
+			answer, _ := list[0].(map[string]any)
+			if strings.Join(types, ",") != "answer,verbose" || str(answer, "content") != "echo: and now?" {
 				t.Fatalf("chat messages = %v", list)
 			}
 			last := c.llm.Requests()[len(c.llm.Requests())-1]
