@@ -283,7 +283,9 @@ func TestBadRequestsStoreNothing(t *testing.T) {
 func TestFollowUpsAfterTheAnswer(t *testing.T) {
 	h := newHarness(t, bot.Config{Name: "b", SuggestReply: bot.SuggestReply{Enabled: true, Prompt: "Keep them short."}})
 	h.llm.When(func(r fakellm.Request) bool { return strings.Contains(r.LastUserText(), "Suggest up to 3") },
-		func(r fakellm.Request) fakellm.Reply { return fakellm.Text("1. What else?\n- And then?\n\nWhy?\nOne too many?") })
+		func(r fakellm.Request) fakellm.Reply {
+			return fakellm.Text("1. What else?\n- And then?\n\nWhy?\nOne too many?")
+		})
 	chat, events := h.ask(t, "tell me")
 	stored, _ := h.store.ListChatMessages(context.Background(), 11, chat.ID)
 	var follow []string
