@@ -4,8 +4,6 @@
 package chat
 
 import (
-	"strconv"
-
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/domain/conversation"
 )
@@ -57,22 +55,13 @@ type functionDTO struct {
 	Arguments string `json:"arguments"`
 }
 
-func id(n int64) string {
-	if n == 0 {
-		return ""
-	}
-	return strconv.FormatInt(n, 10)
-}
-
 func newChatDTO(c *conversation.Chat) chatDTO {
 	d := chatDTO{
-		ID: id(c.ID), ConversationID: id(c.ConversationID), BotID: id(c.BotID), SectionID: id(c.SectionID),
+		ID: httpx.OptionalID(c.ID), ConversationID: httpx.OptionalID(c.ConversationID), BotID: httpx.OptionalID(c.BotID),
+		SectionID: httpx.OptionalID(c.SectionID),
 		CreatedAt: httpx.Unix(c.CreatedAt), CompletedAt: httpx.UnixPtr(c.CompletedAt), FailedAt: httpx.UnixPtr(c.FailedAt),
-		MetaData: c.MetaData, Status: string(c.Status),
+		MetaData: httpx.MetaData(c.MetaData), Status: string(c.Status),
 		Usage: &usageDTO{TokenCount: c.Usage.Total(), OutputCount: c.Usage.OutputTokens, InputCount: c.Usage.InputTokens},
-	}
-	if d.MetaData == nil {
-		d.MetaData = map[string]string{}
 	}
 	if c.LastError != nil {
 		d.LastError = &errorDTO{Code: c.LastError.Code, Msg: c.LastError.Msg}

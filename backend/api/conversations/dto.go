@@ -9,30 +9,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	convapp "github.com/pergola-ai/pergola/application/conversation"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/errs"
 )
-
-// optionalID writes an id that may be absent: "" for 0, as Coze does for
-// a message made outside a chat.
-func optionalID(id int64) string {
-	if id == 0 {
-		return ""
-	}
-	return strconv.FormatInt(id, 10)
-}
-
-// metaData never lets meta_data be null: the SDKs expect an object.
-func metaData(m map[string]string) map[string]string {
-	if m == nil {
-		return map[string]string{}
-	}
-	return m
-}
 
 // Conversation is a conversation as Coze shows it.
 type Conversation struct {
@@ -49,9 +31,9 @@ type Conversation struct {
 // NewConversation converts a conversation to its wire shape.
 func NewConversation(c *conversation.Conversation) Conversation {
 	return Conversation{
-		ID: httpx.ID(c.ID), Name: c.Name, BotID: optionalID(c.BotID), ConnectorID: c.ConnectorID,
+		ID: httpx.ID(c.ID), Name: c.Name, BotID: httpx.OptionalID(c.BotID), ConnectorID: c.ConnectorID,
 		CreatedAt: httpx.Unix(c.CreatedAt), UpdatedAt: httpx.Unix(c.UpdatedAt),
-		MetaData: metaData(c.MetaData), LastSectionID: optionalID(c.SectionID),
+		MetaData: httpx.MetaData(c.MetaData), LastSectionID: httpx.OptionalID(c.SectionID),
 	}
 }
 
@@ -75,10 +57,10 @@ type Message struct {
 // NewMessage converts a message to its wire shape.
 func NewMessage(m *conversation.Message) Message {
 	return Message{
-		ID: optionalID(m.ID), ConversationID: optionalID(m.ConversationID), BotID: optionalID(m.BotID),
-		ChatID: optionalID(m.ChatID), SectionID: optionalID(m.SectionID), Role: m.Role, Type: m.Type,
+		ID: httpx.OptionalID(m.ID), ConversationID: httpx.OptionalID(m.ConversationID), BotID: httpx.OptionalID(m.BotID),
+		ChatID: httpx.OptionalID(m.ChatID), SectionID: httpx.OptionalID(m.SectionID), Role: m.Role, Type: m.Type,
 		Content: m.Content, ContentType: m.ContentType, ReasoningContent: m.ReasoningContent,
-		MetaData: metaData(m.MetaData), CreatedAt: httpx.Unix(m.CreatedAt), UpdatedAt: httpx.Unix(m.UpdatedAt),
+		MetaData: httpx.MetaData(m.MetaData), CreatedAt: httpx.Unix(m.CreatedAt), UpdatedAt: httpx.Unix(m.UpdatedAt),
 	}
 }
 

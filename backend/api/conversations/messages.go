@@ -102,7 +102,7 @@ func (h Handlers) ListMessages(ctx context.Context, c *app.RequestContext) error
 	}
 	out := messageList{Data: NewMessages(list), HasMore: more}
 	if n := len(list); n > 0 {
-		out.FirstID, out.LastID = optionalID(list[0].ID), optionalID(list[n-1].ID)
+		out.FirstID, out.LastID = httpx.OptionalID(list[0].ID), httpx.OptionalID(list[n-1].ID)
 	}
 	httpx.Raw(c, out)
 	return nil

@@ -179,3 +179,20 @@ func UnixPtr(t *time.Time) int64 {
 	}
 	return Unix(*t)
 }
+
+// OptionalID writes an id that may be absent: "" for 0, as Coze does (a
+// message made outside a chat has chat_id "").
+func OptionalID(id int64) string {
+	if id == 0 {
+		return ""
+	}
+	return strconv.FormatInt(id, 10)
+}
+
+// MetaData never lets meta_data be null: Coze's SDKs expect an object.
+func MetaData(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
