@@ -12,14 +12,15 @@ import (
 )
 
 // prepare normalizes and checks a configuration before it is saved or
-// published: the domain rules, what cannot be bound yet, the icon, and the
-// model, which defaults to the first enabled one that can serve the bot.
-func (s *Service) prepare(ctx context.Context, cfg *bot.Config) error {
+// published: the domain rules, the bindings (plugins pinned to a version
+// when publishing), the icon, and the model, which defaults to the first
+// enabled one that can serve the bot.
+func (s *Service) prepare(ctx context.Context, workspaceID int64, cfg *bot.Config, publish bool) error {
 	cfg.Normalize()
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	if err := checkBindings(cfg); err != nil {
+	if err := s.checkBindings(ctx, workspaceID, cfg, publish); err != nil {
 		return err
 	}
 	if err := checkIcon(cfg.IconURL); err != nil {
@@ -28,16 +29,27 @@ func (s *Service) prepare(ctx context.Context, cfg *bot.Config) error {
 	return s.checkModel(ctx, cfg)
 }
 
-// checkBindings refuses plugins, workflows and tables until those features
-// exist, rather than storing bindings nothing can run.
-func checkBindings(cfg *bot.Config) error {
+// checkBindings checks the plugins, workflows and tables a bot binds
+// through their binders; a kind with no binder cannot be bound yet, and is
+// refused rather than stored with nothing to run it.
+func (s *Service) checkBindings(ctx context.Context, workspaceID int64, cfg *bot.Config, publish bool) error {
 	switch {
-	case len(cfg.Plugins) > 0:
+	case len(cfg.Plugins) > 0 && s.plugins == nil:
 		return errs.Invalid("plugins", "binding plugins is not available yet; remove them")
 	case len(cfg.Workflows) > 0:
 		return errs.Invalid("workflows", "binding workflows is not available yet; remove them")
-	case len(cfg.Tables) > 0:
+	case len(cfg.Tables) > 0 && s.tables == nil:
 		return errs.Invalid("tables", "binding tables is not available yet; remove them")
+	}
+	if len(cfg.Plugins) > 0 {
+		pinned, err := s.plugins.BindPlugins(ctx, workspaceID, cfg.Plugins, publish)
+		if err != nil {
+			return err
+		}
+		cfg.Plugins = pinned
+	}
+	if len(cfg.Tables) > 0 {
+		return s.tables.BindTables(ctx, workspaceID, cfg.Tables)
 	}
 	return nil
 }

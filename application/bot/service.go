@@ -40,6 +40,20 @@ const (
 	ConnectorChatSDK = "999"  // the web chat SDK
 )
 
+// PluginBinder checks the plugin tools a bot binds: each must be a tool of
+// a plugin the workspace can use. At publish it pins each to a published
+// plugin version (an empty version means the latest). Errors name the
+// field, e.g. "plugins[1].tool".
+type PluginBinder interface {
+	BindPlugins(ctx context.Context, workspaceID int64, tools []bot.PluginTool, publish bool) ([]bot.PluginTool, error)
+}
+
+// TableBinder checks the tables a bot binds: each must be a table of the
+// bot's workspace. Errors name the field, e.g. "tables[0].table_id".
+type TableBinder interface {
+	BindTables(ctx context.Context, workspaceID int64, tables []bot.TableRef) error
+}
+
 // Service runs the bot use cases.
 type Service struct {
 	store      bot.Store
@@ -47,7 +61,15 @@ type Service struct {
 	access     Authorizer
 	models     ModelLookup
 	connectors []string
+	plugins    PluginBinder
+	tables     TableBinder
 }
+
+// WithPlugins lets bots bind plugin tools, checked by b.
+func WithPlugins(b PluginBinder) Option { return func(s *Service) { s.plugins = b } }
+
+// WithTables lets bots bind tables, checked by b.
+func WithTables(b TableBinder) Option { return func(s *Service) { s.tables = b } }
 
 // Option tunes a Service.
 type Option func(*Service)

@@ -34,7 +34,7 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, botID int64,
 		if err := edit(&cfg); err != nil {
 			return nil, err
 		}
-		if err := s.prepare(ctx, &cfg); err != nil {
+		if err := s.prepare(ctx, b.WorkspaceID, &cfg, false); err != nil {
 			return nil, err
 		}
 		saved, err := s.store.UpdateBot(ctx, b.WorkspaceID, botID, func(cur *bot.Bot) error {

@@ -56,7 +56,7 @@ func (s *Service) agentFor(ctx context.Context, b *bot.Bot, cfg *bot.Config, ver
 	if c, ok := s.agents.get(key); ok {
 		return c, nil
 	}
-	c, err := s.build(ctx, cfg, m)
+	c, err := s.build(ctx, b, cfg, m)
 	if err != nil {
 		return nil, err
 	}
@@ -64,12 +64,19 @@ func (s *Service) agentFor(ctx context.Context, b *bot.Bot, cfg *bot.Config, ver
 	return c, nil
 }
 
-func (s *Service) build(ctx context.Context, cfg *bot.Config, m *llm.Model) (*compiled, error) {
+func (s *Service) build(ctx context.Context, b *bot.Bot, cfg *bot.Config, m *llm.Model) (*compiled, error) {
 	cm, err := s.d.ChatModels.ChatModel(ctx, *m)
 	if err != nil {
 		return nil, fmt.Errorf("build model %s: %w", m.ID, err)
 	}
 	tools, clients := botTools(cfg)
+	for _, src := range s.d.Tools {
+		more, err := src.BotTools(ctx, b, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("tools of bot %d: %w", b.ID, err)
+		}
+		tools = append(tools, more...)
+	}
 	ag, err := react.NewAgent(ctx, &react.AgentConfig{
 		ToolCallingModel: cm,
 		ToolsConfig: compose.ToolsNodeConfig{

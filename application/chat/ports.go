@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/components/tool"
 
 	convapp "github.com/pergola-ai/pergola/application/conversation"
 
@@ -33,6 +34,14 @@ type Conversations interface {
 	// ValidateMessages checks messages sent with a chat; errors name
 	// at[i] and the field.
 	ValidateMessages(at string, msgs []InputMessage) error
+}
+
+// ToolSource adds the tools a bot binds beyond keyword memory and client
+// tools: plugin tools, one SQL tool per table, workflows. It is called when
+// a bot version's agent is built (once per version), so the tools must read
+// everything about a particular run from the context (bot.RunScopeFrom).
+type ToolSource interface {
+	BotTools(ctx context.Context, b *bot.Bot, cfg *bot.Config) ([]tool.BaseTool, error)
 }
 
 // Models resolves a bot's model configuration.

@@ -55,6 +55,9 @@ type state struct {
 func (s *Service) execute(ctx context.Context, t *turn) {
 	rs := &runState{s: s, t: t}
 	ctx = context.WithValue(ctx, runKey{}, rs)
+	c := t.chat
+	ctx = bot.WithRunScope(ctx, bot.RunScope{BotID: c.BotID, WorkspaceID: c.WorkspaceID, Version: c.BotVersion,
+		ConnectorID: c.ConnectorID, UserID: c.UserID, ChatID: c.ID, ConversationID: c.ConversationID})
 	err := s.runAgent(ctx, t, rs)
 	if errors.Is(err, compose.ErrExceedMaxSteps) && len(rs.pending) == 0 {
 		err = s.lastCall(ctx, t, rs)

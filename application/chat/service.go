@@ -22,7 +22,8 @@ type Deps struct {
 	Models        Models
 	ChatModels    ChatModels
 	IDs           IDs
-	Broadcaster   Broadcaster // carries cancels between processes; nil: this process only
+	Broadcaster   Broadcaster  // carries cancels between processes; nil: this process only
+	Tools         []ToolSource // plugins, tables, workflows
 	Hooks         []Hook
 	Log           *slog.Logger
 	Now           func() time.Time

@@ -18,6 +18,8 @@ import (
 	"github.com/pergola-ai/pergola/application/conversation"
 	"github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/application/modelreg"
+	"github.com/pergola-ai/pergola/application/plugin"
+	"github.com/pergola-ai/pergola/application/table"
 	"github.com/pergola-ai/pergola/backend/api/admin"
 	"github.com/pergola-ai/pergola/backend/api/console"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
@@ -34,6 +36,8 @@ type Deps struct {
 	Bots         *bot.Service
 	Chat         *chat.Service
 	Convs        *conversation.Service
+	Plugins      *plugin.Service
+	Tables       *table.Service
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry
@@ -66,8 +70,11 @@ func Register(e *route.Engine, d Deps) {
 	authed := []app.HandlerFunc{middleware.Auth(d.Identity), middleware.RateLimit(d.Limiter, d.RateLimit)}
 	consoleGroup, cozeGroup := e.Group("/api", authed...), e.Group("", authed...)
 	registerConsole(consoleGroup, d, ident)
-	registerAdmin(e.Group("/api/admin", append(authed, admin.RequireAdmin())...), d)
+	adminGroup := e.Group("/api/admin", append(authed, admin.RequireAdmin())...)
+	registerAdmin(adminGroup, d)
 	registerCoze(cozeGroup, d)
+	registerPlugins(cozeGroup, consoleGroup, adminGroup, d)
+	registerTables(cozeGroup, consoleGroup, adminGroup, d)
 	registerBots(cozeGroup, consoleGroup, d)
 	registerConversations(cozeGroup, consoleGroup, d)
 	registerChat(cozeGroup, consoleGroup, d)

@@ -101,15 +101,25 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 		server.WithMaxRequestBodySize(cfg.MaxBodyBytes+hardBodySlack), server.WithHandleMethodNotAllowed(true), server.WithExitWaitTime(cfg.ShutdownTimeout),
 		server.WithDisablePrintRoute(true), server.WithSenseClientDisconnection(true))
 	registry := modelreg.New(db.Models(), models, prober{provider.Factory{}})
-	bots := newBots(db, ident, registry)
+	plugins, err := newPlugins(db, ident, cfg, box, log, reg)
+	if err != nil {
+		return err
+	}
+	tables, err := newTables(ctx, db, ident, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer tables.close()
+	bots := newBots(db, ident, registry, append(plugins.bind, tables.bind...)...)
 	convs := newConversations(db, ident, bots)
-	chats := newChat(db, log, reg, registry, bots, convs, shared.bus)
+	chats := newChat(db, log, reg, registry, bots, convs, shared.bus, append(plugins.tools, tables.tools...))
 	if err := chats.Listen(ctx); err != nil {
 		return fmt.Errorf("listen for chat cancels: %w", err)
 	}
 	defer waitForChats(chats, cfg, log)
 	api.Register(h.Engine, api.Deps{
 		Log: log, Identity: ident, Models: registry, Bots: bots, Convs: convs, Chat: chats,
+		Plugins: plugins.svc, Tables: tables.svc,
 		Limiter: shared.limiter, Checks: shared.checks, Metrics: reg, OpenAPI: doc,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins,
 	})

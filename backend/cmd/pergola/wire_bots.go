@@ -8,6 +8,6 @@ import (
 )
 
 // newBots wires the bot and variable use cases.
-func newBots(db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry) *botapp.Service {
-	return botapp.New(db.Bots(), db.Variables(), ident, models)
+func newBots(db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry, opts ...botapp.Option) *botapp.Service {
+	return botapp.New(db.Bots(), db.Variables(), ident, models, opts...)
 }
