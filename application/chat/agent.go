@@ -77,6 +77,9 @@ func (s *Service) build(ctx context.Context, b *bot.Bot, cfg *bot.Config, m *llm
 		}
 		tools = append(tools, more...)
 	}
+	if err := uniqueToolNames(ctx, b.ID, tools); err != nil {
+		return nil, err
+	}
 	ag, err := react.NewAgent(ctx, &react.AgentConfig{
 		ToolCallingModel: cm,
 		ToolsConfig: compose.ToolsNodeConfig{
@@ -104,6 +107,23 @@ func botTools(cfg *bot.Config) ([]tool.BaseTool, map[string]bool) {
 		clients[ct.Name] = true
 	}
 	return tools, clients
+}
+
+// uniqueToolNames refuses two tools of one bot with the same name (say a
+// table named like a client tool): the model could not tell them apart.
+func uniqueToolNames(ctx context.Context, botID int64, tools []tool.BaseTool) error {
+	seen := map[string]bool{}
+	for _, t := range tools {
+		info, err := t.Info(ctx)
+		if err != nil {
+			return fmt.Errorf("tool of bot %d: %w", botID, err)
+		}
+		if seen[info.Name] {
+			return errs.Invalid("tools", "bot %d has two tools named %q (a plugin tool, table or client tool); rename one", botID, info.Name)
+		}
+		seen[info.Name] = true
+	}
+	return nil
 }
 
 func modelOptions(ms bot.ModelSettings) []model.Option {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cloudwego/eino/components/tool"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pergola-ai/pergola/domain/bot"
@@ -303,5 +304,22 @@ func TestFollowUpsAfterTheAnswer(t *testing.T) {
 	}
 	if events[len(events)-2].Kind != EventChatCompleted || events[len(events)-3].Message.Type != conversation.TypeFollowUp {
 		t.Fatalf("the follow-ups do not come right before chat.completed: %v", kinds(events))
+	}
+}
+
+// clashingTools is a tool source that adds a tool named like a client tool.
+type clashingTools struct{}
+
+func (clashingTools) BotTools(context.Context, *bot.Bot, *bot.Config) ([]tool.BaseTool, error) {
+	return []tool.BaseTool{clientTool{spec: bot.ClientTool{Name: "lookup"}}}, nil
+}
+
+func TestTwoToolsWithOneNameAreRefused(t *testing.T) {
+	h := newHarness(t, bot.Config{Name: "b", ClientTools: []bot.ClientTool{{Name: "lookup"}}})
+	h.svc.d.Tools = []ToolSource{clashingTools{}}
+	_, err := h.svc.Start(context.Background(), h.who, Request{BotID: 7, ConversationID: 11, UserID: "u",
+		AdditionalMessages: []InputMessage{{Role: "user", Content: "x"}}}, nil)
+	if !errors.Is(err, errs.ErrInvalid) || !strings.Contains(err.Error(), `two tools named "lookup"`) {
+		t.Fatalf("got %v", err)
 	}
 }

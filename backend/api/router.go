@@ -20,6 +20,7 @@ import (
 	"github.com/pergola-ai/pergola/application/modelreg"
 	"github.com/pergola-ai/pergola/application/plugin"
 	"github.com/pergola-ai/pergola/application/table"
+	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/api/admin"
 	"github.com/pergola-ai/pergola/backend/api/console"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
@@ -38,6 +39,7 @@ type Deps struct {
 	Convs        *conversation.Service
 	Plugins      *plugin.Service
 	Tables       *table.Service
+	Workflows    *workflowapp.Service
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry
@@ -75,6 +77,7 @@ func Register(e *route.Engine, d Deps) {
 	registerCoze(cozeGroup, d)
 	registerPlugins(cozeGroup, consoleGroup, adminGroup, d)
 	registerTables(cozeGroup, consoleGroup, adminGroup, d)
+	registerWorkflows(cozeGroup, consoleGroup, adminGroup, d)
 	registerBots(cozeGroup, consoleGroup, d)
 	registerConversations(cozeGroup, consoleGroup, d)
 	registerChat(cozeGroup, consoleGroup, d)

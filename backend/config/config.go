@@ -22,6 +22,7 @@ type Config struct {
 	Addr              string        `yaml:"addr"`
 	DataDir           string        `yaml:"data_dir"`
 	DBDSN             string        `yaml:"db_dsn"`
+	TablesDSN         string        `yaml:"tables_dsn"` // the rows of tables: a MySQL database whose user may reach it only
 	RedisAddr         string        `yaml:"redis_addr"`
 	RedisPassword     string        `yaml:"redis_password"`
 	ModelsFile        string        `yaml:"models_file"`
@@ -88,6 +89,7 @@ func readFile(path string, cfg *Config) error {
 func applyEnv(cfg *Config, env Lookup) error {
 	str := map[string]*string{
 		"PERGOLA_ADDR": &cfg.Addr, "PERGOLA_DATA_DIR": &cfg.DataDir, "PERGOLA_DB_DSN": &cfg.DBDSN,
+		"PERGOLA_TABLES_DSN": &cfg.TablesDSN,
 		"PERGOLA_REDIS_ADDR": &cfg.RedisAddr, "PERGOLA_REDIS_PASSWORD": &cfg.RedisPassword,
 		"PERGOLA_MODELS_FILE": &cfg.ModelsFile, "PERGOLA_SECRET_KEY": &cfg.SecretKey,
 		"PERGOLA_BOOTSTRAP_TOKEN": &cfg.BootstrapToken, "PERGOLA_BOOTSTRAP_EMAIL": &cfg.BootstrapEmail,
@@ -145,6 +147,9 @@ func (c Config) Validate() error {
 	}
 	if c.DBDSN != "" && !strings.Contains(c.DBDSN, "@") && !strings.Contains(c.DBDSN, "/") {
 		return fmt.Errorf("PERGOLA_DB_DSN: must be a MySQL DSN such as user:pass@tcp(host:3306)/pergola")
+	}
+	if c.TablesDSN != "" && (c.DBDSN == "" || !strings.Contains(c.TablesDSN, "/")) {
+		return fmt.Errorf("PERGOLA_TABLES_DSN: must be a MySQL DSN such as rows:pass@tcp(host:3306)/pergola_rows, used with PERGOLA_DB_DSN")
 	}
 	if c.DBDSN != "" && c.SecretKey == "" {
 		return fmt.Errorf("PERGOLA_SECRET_KEY: required with PERGOLA_DB_DSN, so every process shares the key (generate one with `pergola secret`)")

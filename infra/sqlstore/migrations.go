@@ -24,6 +24,9 @@ func migrations() []migration {
 		{Version: 1, Name: "identity_and_models", Up: up0001},
 		{Version: 2, Name: "bots_and_variables", Up: up0002},
 		{Version: 3, Name: "conversations", Up: up0003},
+		{Version: 4, Name: "plugins", Up: up0004},
+		{Version: 5, Name: "tables", Up: up0005},
+		{Version: 6, Name: "workflows", Up: up0006},
 	}
 }
 

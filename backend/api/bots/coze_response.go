@@ -22,7 +22,7 @@ type cozeBot struct {
 	BotMode          int              `json:"bot_mode"`
 	PromptInfo       cozePromptOut    `json:"prompt_info"`
 	OnboardingInfo   cozeOnboardOut   `json:"onboarding_info"`
-	PluginInfoList   []struct{}       `json:"plugin_info_list"`
+	PluginInfoList   []cozePluginOut  `json:"plugin_info_list"`
 	ModelInfo        cozeModelOut     `json:"model_info"`
 	Knowledge        cozeKnowledgeOut `json:"knowledge"`
 	ShortcutCommands []struct{}       `json:"shortcut_commands"`
@@ -75,7 +75,7 @@ func newCozeBot(b *bot.Bot, cfg *bot.Config, version int64, updated time.Time, m
 		CreateTime: httpx.Unix(b.CreatedAt), UpdateTime: httpx.Unix(updated), Version: strconv.FormatInt(version, 10),
 		PromptInfo:       cozePromptOut{Prompt: cfg.Prompt},
 		OnboardingInfo:   cozeOnboardOut{Prologue: cfg.Onboarding.Prologue, SuggestedQuestions: nonNil(cfg.Onboarding.SuggestedQuestions)},
-		PluginInfoList:   []struct{}{},
+		PluginInfoList:   cozePlugins(cfg.Plugins),
 		ModelInfo:        cozeModelOut{ModelID: cfg.Model.ModelID, ModelName: modelName, Parameters: modelParameters(cfg)},
 		Knowledge:        cozeKnowledgeOut{KnowledgeInfos: []struct{}{}},
 		ShortcutCommands: []struct{}{}, WorkflowInfoList: []struct{}{},
@@ -142,4 +142,36 @@ type cozeVariableItem struct {
 	Value      string `json:"value"`
 	CreateTime int64  `json:"create_time"`
 	UpdateTime int64  `json:"update_time"`
+}
+
+// cozePluginOut is a bound plugin as Coze's bot object lists it: the
+// plugin and the tools (APIs) of it the bot uses.
+type cozePluginOut struct {
+	PluginID    httpx.ID      `json:"plugin_id"`
+	Name        string        `json:"name"`
+	Description string        `json:"description"`
+	IconURL     string        `json:"icon_url"`
+	APIInfoList []cozeAPIInfo `json:"api_info_list"`
+}
+
+type cozeAPIInfo struct {
+	APIID       string `json:"api_id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// cozePlugins groups the bound tools by plugin, in binding order.
+func cozePlugins(tools []bot.PluginTool) []cozePluginOut {
+	out := []cozePluginOut{}
+	at := map[int64]int{}
+	for _, t := range tools {
+		i, ok := at[t.PluginID]
+		if !ok {
+			i = len(out)
+			at[t.PluginID] = i
+			out = append(out, cozePluginOut{PluginID: httpx.ID(t.PluginID), APIInfoList: []cozeAPIInfo{}})
+		}
+		out[i].APIInfoList = append(out[i].APIInfoList, cozeAPIInfo{APIID: t.Tool, Name: t.Tool})
+	}
+	return out
 }

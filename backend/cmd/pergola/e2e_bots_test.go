@@ -169,7 +169,7 @@ func botsBadInput(t *testing.T, s *testServer, ws string) {
 		{"POST", "/api/bots", map[string]any{"workspace_id": ws, "name": "x", "variables": []any{map[string]any{"keyword": "k"}, map[string]any{"keyword": "k"}}}, "variables[1].keyword"},
 		{"POST", "/api/bots", withTool(map[string]any{"type": "array"}), "client_tools[0].parameters"},
 		{"POST", "/api/bots", withTool("schema"), "client_tools.parameters"},
-		{"POST", "/api/bots", map[string]any{"workspace_id": ws, "name": "x", "plugins": []any{map[string]any{"plugin_id": "1", "tool": "t"}}}, "plugins: binding plugins is not available yet"},
+		{"POST", "/api/bots", map[string]any{"workspace_id": ws, "name": "x", "plugins": []any{map[string]any{"plugin_id": "1", "tool": "t"}}}, "plugins[0].plugin_id: plugin 1 does not exist"},
 		{"POST", "/api/bots", map[string]any{"workspace_id": ws, "name": "x", "model": map[string]any{"model_id": "plain"},
 			"variables": []any{map[string]any{"keyword": "k"}}}, `model.model_id: model "plain" does not support tools`},
 		{"PUT", "/api/bots/" + id, map[string]any{"name": "x", "history_rounds": 99}, "history_rounds"},

@@ -105,6 +105,7 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	if err != nil {
 		return err
 	}
+	defer plugins.close()
 	tables, err := newTables(ctx, db, ident, cfg, log)
 	if err != nil {
 		return err
@@ -112,6 +113,10 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	defer tables.close()
 	bots := newBots(db, ident, registry, append(plugins.bind, tables.bind...)...)
 	convs := newConversations(db, ident, bots)
+	workflows, err := newWorkflows(db, ident, registry, bots, plugins.svc, tables.svc, cfg, log)
+	if err != nil {
+		return err
+	}
 	chats := newChat(db, log, reg, registry, bots, convs, shared.bus, append(plugins.tools, tables.tools...))
 	if err := chats.Listen(ctx); err != nil {
 		return fmt.Errorf("listen for chat cancels: %w", err)
@@ -119,8 +124,8 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	defer waitForChats(chats, cfg, log)
 	api.Register(h.Engine, api.Deps{
 		Log: log, Identity: ident, Models: registry, Bots: bots, Convs: convs, Chat: chats,
-		Plugins: plugins.svc, Tables: tables.svc,
-		Limiter: shared.limiter, Checks: shared.checks, Metrics: reg, OpenAPI: doc,
+		Plugins: plugins.svc, Tables: tables.svc, Workflows: workflows,
+		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg, OpenAPI: doc,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins,
 	})
 	return runServer(ctx, h, ln, cfg, log, ready)

@@ -1,0 +1,178 @@
+package workflows
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/cloudwego/hertz/pkg/app"
+	"github.com/cloudwego/hertz/pkg/protocol/sse"
+
+	workflowapp "github.com/pergola-ai/pergola/application/workflow"
+	"github.com/pergola-ai/pergola/backend/api/httpx"
+	"github.com/pergola-ai/pergola/domain/workflow"
+	wf "github.com/pergola-ai/pergola/workflow"
+)
+
+// pingEvery is how often a stream sends PING while nothing else happens.
+const pingEvery = 10 * time.Second
+
+// StreamRun answers POST /v1/workflow/stream_run with Coze's workflow
+// stream: Message events (message nodes, the end node), then Error when
+// the run failed, then Done; PING keeps an idle stream alive. Each event
+// has id:, event: and data: lines, in that order. Errors found before the
+// run starts are JSON answers. The run goes on when the client leaves,
+// and is recorded.
+func (h Coze) StreamRun(ctx context.Context, c *app.RequestContext) error {
+	var req runRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		return err
+	}
+	in, err := req.toApp(workflow.RunStream)
+	if err != nil {
+		return err
+	}
+	pr, err := h.Svc.Prepare(ctx, httpx.Caller(c), in)
+	if err != nil {
+		return err
+	}
+	q := newQueue()
+	go func() {
+		out, err := pr.Execute(context.WithoutCancel(ctx), q)
+		q.finish(out, err)
+	}()
+	writeStream(ctx, c, q)
+	return nil
+}
+
+// queue is the event sink of a streamed run: Emit never blocks the run.
+type queue struct {
+	mu     sync.Mutex
+	events []wf.Event
+	done   bool
+	out    *workflowapp.Outcome
+	err    error
+	signal chan struct{}
+}
+
+func newQueue() *queue { return &queue{signal: make(chan struct{}, 1)} }
+
+// Emit adds an event of the run.
+func (q *queue) Emit(e wf.Event) {
+	q.mu.Lock()
+	q.events = append(q.events, e)
+	q.mu.Unlock()
+	q.wake()
+}
+
+func (q *queue) finish(out *workflowapp.Outcome, err error) {
+	q.mu.Lock()
+	q.done, q.out, q.err = true, out, err
+	q.mu.Unlock()
+	q.wake()
+}
+
+func (q *queue) wake() {
+	select {
+	case q.signal <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the events so far and whether the run has ended.
+func (q *queue) take() ([]wf.Event, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	events := q.events
+	q.events = nil
+	return events, q.done
+}
+
+// sseStream writes Coze workflow events with consecutive ids.
+type sseStream struct {
+	w     *sse.Writer
+	next  int
+	seqs  map[string]int
+	usage wf.Usage
+}
+
+func (s *sseStream) write(event string, data any) error {
+	b, _ := json.Marshal(data)
+	err := s.w.WriteEvent(strconv.Itoa(s.next), event, b)
+	s.next++
+	return err
+}
+
+// writeStream sends the run's events until it ends, or the client leaves.
+func writeStream(ctx context.Context, c *app.RequestContext, q *queue) {
+	s := &sseStream{w: sse.NewWriter(c), seqs: map[string]int{}}
+	defer s.w.Close()
+	ping := time.NewTicker(pingEvery)
+	defer ping.Stop()
+	for {
+		events, done := q.take()
+		for _, e := range events {
+			if err := s.event(e); err != nil {
+				return
+			}
+		}
+		if done {
+			s.end(c, q)
+			return
+		}
+		select {
+		case <-q.signal:
+		case <-ping.C:
+			if s.write("PING", struct{}{}) != nil {
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// event writes a Message for a piece of a node's message; other events
+// only count tokens.
+func (s *sseStream) event(e wf.Event) error {
+	if e.Kind == wf.EventNodeFinished && e.Record != nil {
+		s.usage.InputTokens += e.Record.Usage.InputTokens
+		s.usage.OutputTokens += e.Record.Usage.OutputTokens
+	}
+	if e.Kind != wf.EventMessage {
+		return nil
+	}
+	seq := s.seqs[e.NodeID]
+	s.seqs[e.NodeID] = seq + 1
+	title := e.Title
+	if title == "" {
+		title = e.NodeID
+	}
+	msg := map[string]any{"content": e.Text, "content_type": "text", "node_title": title, "node_id": e.NodeID,
+		"node_type": e.Type, "node_seq_id": strconv.Itoa(seq), "node_is_finish": e.Final, "ext": map[string]string{}}
+	if e.Final && e.Type == "end" {
+		msg["usage"] = newUsage(s.usage.InputTokens, s.usage.OutputTokens)
+	}
+	return s.write("Message", msg)
+}
+
+// end writes Error when the run failed, then Done with the execute id.
+func (s *sseStream) end(c *app.RequestContext, q *queue) {
+	q.mu.Lock()
+	out, err := q.out, q.err
+	q.mu.Unlock()
+	switch {
+	case err != nil:
+		_, code, msg := httpx.Classify(err)
+		_ = s.write("Error", map[string]any{"error_code": code, "error_message": msg})
+	case out.Failure != nil:
+		_ = s.write("Error", map[string]any{"error_code": httpx.CodeInvalid, "error_message": out.Failure.Error()})
+	}
+	done := map[string]any{"debug_url": ""}
+	if out != nil && out.Run != nil {
+		done["execute_id"] = strconv.FormatInt(out.Run.ID, 10)
+	}
+	_ = s.write("Done", done)
+}

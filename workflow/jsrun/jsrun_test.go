@@ -1,0 +1,79 @@
+package jsrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRun(t *testing.T) {
+	r := NewRunner(Limits{Timeout: 2 * time.Second, Memory: 16 << 20})
+	cases := []struct {
+		name, code string
+		params     map[string]any
+		want       string // the result as JSON-ish text, or the error
+		err        error
+	}{
+		{name: "sync", code: `function main({ params }) { console.log("n is", params.n); return { double: params.n * 2 }; }`,
+			params: map[string]any{"n": 21}, want: "map[double:42]"},
+		{name: "async", code: `async function main({ params }) { const v = await Promise.resolve(params.s + "!"); return { v }; }`,
+			params: map[string]any{"s": "hi"}, want: "map[v:hi!]"},
+		{name: "undefined result", code: `function main() {}`, want: "<nil>"},
+		{name: "exception", code: `function main() { null.x; }`, want: "TypeError: Cannot read property 'x' of undefined at main (code:1:24"},
+		{name: "rejected", code: `async function main() { throw new RangeError("bad"); }`, want: "main's promise was rejected: RangeError: bad"},
+		{name: "pending", code: `function main() { return new Promise(() => {}); }`, want: "main's promise never settled"},
+		{name: "no main", code: `const x = 1;`, want: "defines no function main"},
+		{name: "loop", code: `function main() { for (;;) {} }`, err: ErrTimeout},
+		{name: "allocation", code: `function main() { const a = []; for (;;) a.push({ s: "x".repeat(64) + a.length }); }`, err: ErrMemory},
+		{name: "big string", code: `function main() { return { n: "ab".repeat(5e7).length }; }`, want: "repeat would exceed"},
+		{name: "big buffer", code: `function main() { return { n: new Float64Array(1e8).length }; }`, want: "new Float64Array would exceed"},
+		{name: "recursion", code: `function main() { const f = () => f(); f(); }`, want: "recursed too deeply"},
+		{name: "isolation", code: `function main() { globalThis.leak = (globalThis.leak || 0) + 1; return { n: globalThis.leak }; }`, want: "map[n:1]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Compile(tc.code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := r.Run(context.Background(), p, tc.params, 0)
+			switch {
+			case tc.err != nil:
+				if !errors.Is(err, tc.err) {
+					t.Fatalf("error = %v, want %v", err, tc.err)
+				}
+			case err != nil:
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("error = %v, want %q", err, tc.want)
+				}
+			default:
+				if got := fmtValue(res.Value); !strings.Contains(got, tc.want) {
+					t.Fatalf("result = %s, want %s", got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestRunLogsAndCancel(t *testing.T) {
+	r := NewRunner(Limits{MaxLogs: 20})
+	p, _ := Compile(`function main() { for (let i = 0; i < 10; i++) console.log("line", i); return {}; }`)
+	res, err := r.Run(context.Background(), p, nil, 0)
+	if err != nil || !strings.HasPrefix(res.Logs, "line 0\nline 1") || len(res.Logs) > 24 {
+		t.Fatalf("logs = %q, %v", res.Logs, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	spin, _ := Compile(`function main() { for (;;) {} }`)
+	if _, err := r.Run(ctx, spin, nil, time.Minute); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("cancelled run: %v", err)
+	}
+	if _, err := Compile("function main( {"); err == nil || !strings.HasPrefix(err.Error(), "syntax error") {
+		t.Fatalf("Compile = %v", err)
+	}
+}
+
+func fmtValue(v any) string { return fmt.Sprint(v) }

@@ -1,0 +1,75 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/pergola-ai/pergola/workflow/jsrun"
+)
+
+// codeKind runs JavaScript.
+type codeKind struct{}
+
+type codeConfig struct {
+	Language string `json:"language,omitempty" jsonschema:"enum=javascript,description=javascript (the default and only language)"`
+	Code     string `json:"code" jsonschema:"required,description=defines function main({ params }) (may be async) returning an object with the declared outputs; params holds the node's inputs"`
+}
+
+func (codeKind) describe() NodeTypeInfo {
+	return NodeTypeInfo{Type: "code", Title: "Code", Category: categoryLogic,
+		Description: "Runs JavaScript in-process: main({ params }) gets the inputs and returns an object with the " +
+			"declared outputs (typed). Runs within a time limit (settings.timeout_ms, default the engine's code " +
+			"timeout) and a memory limit; console.log output is kept in the run history.",
+		ConfigSchema: configSchema(&codeConfig{}), DeclaredOutputs: true}
+}
+
+// codeRunner is the engine's JavaScript runner.
+type codeRunner struct{ js *jsrun.Runner }
+
+func newCodeRunner(l Limits) *codeRunner {
+	return &codeRunner{js: jsrun.NewRunner(jsrun.Limits{Timeout: l.CodeTimeout, Memory: l.CodeMemory})}
+}
+
+func (codeKind) check(c *checker, n *Node) *nodeSpec {
+	var cfg codeConfig
+	if !c.decodeConfig(n, &cfg) {
+		return nil
+	}
+	if cfg.Language != "" && cfg.Language != "javascript" {
+		c.fail(nodeField(n, "config.language"), "only javascript runs here; got %q", cfg.Language)
+		return nil
+	}
+	if cfg.Code == "" {
+		c.fail(nodeField(n, "config.code"), "is required: a function main({ params })")
+		return nil
+	}
+	prog, err := jsrun.Compile(cfg.Code)
+	if err != nil {
+		c.fail(nodeField(n, "config.code"), "%v", err)
+		return nil
+	}
+	if len(n.Outputs) == 0 {
+		c.fail(nodeField(n, "outputs"), "declare the outputs main returns")
+	}
+	// Not blocking: the JavaScript runner enforces the node's timeout itself.
+	return &nodeSpec{outputs: c.declaredOr(n, nil),
+		runner: runFunc(func(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any, error) {
+			res, err := x.rc.eng.code.js.Run(ctx, prog, in, x.pn.timeout)
+			x.logs = res.Logs
+			switch {
+			case errors.Is(err, jsrun.ErrTimeout):
+				return nil, permanent(fmt.Errorf("%w (%s)", err, x.pn.timeout))
+			case errors.Is(err, jsrun.ErrMemory):
+				return nil, permanent(fmt.Errorf("%w (%d MiB)", err, x.rc.eng.limits.CodeMemory>>20))
+			case err != nil:
+				return nil, permanent(err)
+			}
+			v := normalize(res.Value)
+			out, ok := v.(map[string]any)
+			if !ok && v != nil {
+				return nil, permanent(fmt.Errorf("main returned %s, not an object with the outputs", describeType(v)))
+			}
+			return out, nil
+		})}
+}

@@ -1,0 +1,189 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// httpKind sends an HTTP request through the guarded egress client.
+type httpKind struct{}
+
+type httpConfig struct {
+	Method   string            `json:"method,omitempty" jsonschema:"enum=GET,enum=POST,enum=PUT,enum=PATCH,enum=DELETE,enum=HEAD,description=default GET"`
+	URL      string            `json:"url" jsonschema:"required,description=an http(s) URL; {{input}} placeholders read the node's inputs (escaped)"`
+	Headers  map[string]string `json:"headers,omitempty" jsonschema:"description=header values; templates over the inputs"`
+	Query    map[string]string `json:"query,omitempty" jsonschema:"description=query parameters; templates over the inputs"`
+	BodyType string            `json:"body_type,omitempty" jsonschema:"enum=none,enum=json,enum=text,enum=form,description=none (default); json: the body template\\, or without one input body encoded as JSON; text: the body template; form: the form map"`
+	Body     string            `json:"body,omitempty" jsonschema:"description=the body template"`
+	Form     map[string]string `json:"form,omitempty" jsonschema:"description=body_type form: fields; templates over the inputs"`
+}
+
+func (httpKind) describe() NodeTypeInfo {
+	return NodeTypeInfo{Type: "http", Title: "HTTP request", Category: categoryIO,
+		Description: "Sends an HTTP request built from templates over the inputs, through the guarded egress client " +
+			"(private and loopback addresses are refused unless allowed). A status of 400 or more fails the node. " +
+			"The response body is kept up to the engine's limit.",
+		ConfigSchema: configSchema(&httpConfig{}),
+		Outputs:      httpOutputs}
+}
+
+var httpOutputs = []Param{P("status_code", TypeInteger), P("body", TypeString), P("headers", TypeObject)}
+
+// httpPlan is a checked HTTP config.
+type httpPlan struct {
+	method, bodyType          string
+	url, body                 *template
+	headers, query, form      map[string]*template
+	headerKeys, queryKeys, fk []string
+	limit                     int64
+}
+
+func (httpKind) check(c *checker, n *Node) *nodeSpec {
+	var cfg httpConfig
+	if !c.decodeConfig(n, &cfg) {
+		return nil
+	}
+	c.noOutputs(n)
+	p := &httpPlan{method: strings.ToUpper(cfg.Method), bodyType: cfg.BodyType, limit: c.eng.limits.HTTPBodyBytes}
+	if p.method == "" {
+		p.method = http.MethodGet
+	}
+	if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}, p.method) {
+		c.fail(nodeField(n, "config.method"), "must be GET, POST, PUT, PATCH, DELETE or HEAD; got %q", cfg.Method)
+	}
+	if !slices.Contains([]string{"", "none", "json", "text", "form"}, cfg.BodyType) {
+		c.fail(nodeField(n, "config.body_type"), "must be none, json, text or form; got %q", cfg.BodyType)
+	}
+	tmpl := func(field, s string) *template {
+		t, err := checkTemplate(s, n.Inputs)
+		if err != nil {
+			c.fail(nodeField(n, "config."+field), "%v", err)
+		}
+		return t
+	}
+	if p.url = tmpl("url", cfg.URL); cfg.URL == "" {
+		c.fail(nodeField(n, "config.url"), "is required")
+	}
+	p.body = tmpl("body", cfg.Body)
+	p.headers, p.headerKeys = tmplMap(cfg.Headers, func(k, v string) *template { return tmpl("headers."+k, v) })
+	p.query, p.queryKeys = tmplMap(cfg.Query, func(k, v string) *template { return tmpl("query."+k, v) })
+	p.form, p.fk = tmplMap(cfg.Form, func(k, v string) *template { return tmpl("form."+k, v) })
+	return &nodeSpec{outputs: httpOutputs, blocking: true, runner: p}
+}
+
+func tmplMap(m map[string]string, parse func(k, v string) *template) (map[string]*template, []string) {
+	out := make(map[string]*template, len(m))
+	keys := slices.Sorted(maps.Keys(m))
+	for _, k := range keys {
+		out[k] = parse(k, m[k])
+	}
+	return out, keys
+}
+
+func (p *httpPlan) run(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any, error) {
+	doer := x.rc.eng.ports.HTTP
+	if doer == nil {
+		return nil, permanent(errors.New("HTTP requests are not available in this process"))
+	}
+	req, err := p.request(ctx, in)
+	if err != nil {
+		return nil, permanent(err)
+	}
+	resp, err := doer.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", req.Method, req.URL.Redacted(), err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, p.limit))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: reading the response: %w", req.Method, req.URL.Redacted(), err)
+	}
+	if resp.StatusCode >= 400 {
+		return nil, fmt.Errorf("%s %s answered %s: %s", req.Method, req.URL.Redacted(), resp.Status, preview(string(body), 200))
+	}
+	headers := make(map[string]any, len(resp.Header))
+	for k := range resp.Header {
+		headers[strings.ToLower(k)] = resp.Header.Get(k)
+	}
+	return map[string]any{"status_code": int64(resp.StatusCode), "body": string(body), "headers": headers}, nil
+}
+
+// request builds the request.
+func (p *httpPlan) request(ctx context.Context, in map[string]any) (*http.Request, error) {
+	raw := p.renderURL(in)
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("url %q is not an http(s) URL", raw)
+	}
+	q := u.Query()
+	for _, k := range p.queryKeys {
+		q.Set(k, p.query[k].render(in))
+	}
+	u.RawQuery = q.Encode()
+	body, ctype, err := p.encodeBody(in)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, p.method, u.String(), body)
+	if err != nil {
+		return nil, err
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	for _, k := range p.headerKeys {
+		req.Header.Set(k, p.headers[k].render(in))
+	}
+	return req, nil
+}
+
+// renderURL fills the URL's placeholders, escaped as path segments except
+// one that starts the URL (a base URL from an input).
+func (p *httpPlan) renderURL(in map[string]any) string {
+	var b strings.Builder
+	for i, part := range p.url.parts {
+		if part.path == nil {
+			b.WriteString(part.text)
+			continue
+		}
+		v, _ := valueAt(in[part.path[0]], part.path[1:])
+		if i == 0 {
+			b.WriteString(text(v))
+		} else {
+			b.WriteString(url.PathEscape(text(v)))
+		}
+	}
+	return b.String()
+}
+
+func (p *httpPlan) encodeBody(in map[string]any) (io.Reader, string, error) {
+	switch p.bodyType {
+	case "json":
+		if len(p.body.parts) > 0 {
+			s := p.body.render(in)
+			if !json.Valid([]byte(s)) {
+				return nil, "", fmt.Errorf("the JSON body is not valid JSON: %s", preview(s, 80))
+			}
+			return strings.NewReader(s), "application/json", nil
+		}
+		b, err := json.Marshal(in["body"])
+		return strings.NewReader(string(b)), "application/json", err
+	case "text":
+		return strings.NewReader(p.body.render(in)), "text/plain; charset=utf-8", nil
+	case "form":
+		form := url.Values{}
+		for _, k := range p.fk {
+			form.Set(k, p.form[k].render(in))
+		}
+		return strings.NewReader(form.Encode()), "application/x-www-form-urlencoded", nil
+	}
+	return nil, "", nil
+}

@@ -1,0 +1,166 @@
+package workflow
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+)
+
+// The ports: everything outside the engine reaches it through these small
+// interfaces, passed to New. Tests pass in-memory fakes; the composition
+// root passes adapters over the real services. A nil port makes the nodes
+// that need it fail with a readable error, so a workflow that does not use
+// tables runs without a table service.
+
+// ModelProvider gives the chat model llm and intent nodes call.
+type ModelProvider interface {
+	// ChatModel returns the model with id; the error is shown to the
+	// builder (an unknown or disabled model).
+	ChatModel(ctx context.Context, id string) (model.ToolCallingChatModel, error)
+}
+
+// ToolInvoker runs plugin tools, for plugin nodes and llm nodes with tools.
+type ToolInvoker interface {
+	// DescribeTool returns a tool's name, description and parameters.
+	DescribeTool(ctx context.Context, t ToolRef) (*schema.ToolInfo, error)
+	// InvokeTool calls the tool with JSON arguments and returns its result
+	// text; an error fails the node with its message.
+	InvokeTool(ctx context.Context, t ToolRef, argumentsJSON string) (string, error)
+}
+
+// ToolRef names one tool of a plugin in a workspace.
+type ToolRef struct {
+	WorkspaceID int64
+	PluginID    int64
+	Tool        string
+}
+
+// TableQuerier runs the operations of the table nodes, with the same
+// safety as the bot's SQL tool: one table, bound parameters, the end
+// user's rows when the table is per user.
+type TableQuerier interface {
+	QueryTable(ctx context.Context, q TableQuery) (*TableResult, error)
+}
+
+// VariableStore reads and writes the bot variables of the run's end user.
+type VariableStore interface {
+	// Variables returns every variable of the bot with its value (the
+	// stored one or the default).
+	Variables(ctx context.Context, s Scope) (map[string]string, error)
+	// SetVariables stores values; a keyword the bot does not define is an
+	// error naming it.
+	SetVariables(ctx context.Context, s Scope, values map[string]string) error
+}
+
+// HTTPDoer sends the requests of HTTP nodes; the composition root passes
+// the guarded egress client.
+type HTTPDoer interface {
+	Do(req *http.Request) (*http.Response, error)
+}
+
+// WorkflowLoader loads the pinned version of a workflow a sub-workflow
+// node runs. It fails with errs.ErrNotFound for a workflow or version that
+// does not exist in the workspace.
+type WorkflowLoader interface {
+	LoadWorkflow(ctx context.Context, workspaceID, workflowID, version int64) (*Definition, error)
+}
+
+// HistorySink receives the record of every node that finished, for the run
+// history. It is called on the run's path and must not block: batch and
+// write asynchronously.
+type HistorySink interface {
+	NodeFinished(ctx context.Context, rec NodeRecord)
+}
+
+// EventSink receives the events of one run, in order, on the run's path;
+// it must not block. The HTTP edge turns them into a stream.
+type EventSink interface {
+	Emit(e Event)
+}
+
+// CheckpointStore keeps the state of interrupted runs. Its methods are
+// those of eino's compose.CheckPointStore, so the engine can hand it to
+// the compiled graphs. Interrupts are not built yet; the engine accepts
+// the port so that a store can be wired without changing its API.
+type CheckpointStore interface {
+	Get(ctx context.Context, id string) ([]byte, bool, error)
+	Set(ctx context.Context, id string, checkpoint []byte) error
+}
+
+// Clock tells the time; tests fix it.
+type Clock func() time.Time
+
+// Scope says whom a run acts for: the workspace and workflow, the bot whose
+// variables it reads and writes, the end user and channel.
+type Scope struct {
+	WorkspaceID int64
+	WorkflowID  int64
+	BotID       int64
+	UserID      string
+	ConnectorID string
+	// Draft marks a builder's test run of a draft: tables use their draft
+	// rows, as a bot's debug chat does.
+	Draft bool
+}
+
+// TableOp is an operation of a table node.
+type TableOp string
+
+// The table operations.
+const (
+	TableSelect TableOp = "query"
+	TableInsert TableOp = "insert"
+	TableUpdate TableOp = "update"
+	TableDelete TableOp = "delete"
+	TableSQL    TableOp = "sql"
+)
+
+// TableQuery is one operation on one table. Values are bound as
+// parameters, never spliced into SQL.
+type TableQuery struct {
+	Op      TableOp
+	TableID int64
+	Scope   Scope
+	// Fields lists the columns a query returns (all when empty).
+	Fields []string
+	// Values are the columns an insert or update writes.
+	Values map[string]any
+	// Where filters query, update and delete.
+	Where *TableWhere
+	// OrderBy sorts a query; Limit caps its rows (0: the querier's cap).
+	OrderBy []TableOrder
+	Limit   int
+	// SQL is the statement of a custom SQL node, with ? placeholders, and
+	// Args the values bound to them in order.
+	SQL  string
+	Args []any
+}
+
+// TableWhere is a list of conditions joined by Logic ("and" or "or").
+type TableWhere struct {
+	Logic      string
+	Conditions []TableCondition
+}
+
+// TableCondition compares a column with a value: Op is one of eq, ne, gt,
+// gte, lt, lte, like, not_like, in, not_in, is_null, is_not_null.
+type TableCondition struct {
+	Field string
+	Op    string
+	Value any
+}
+
+// TableOrder sorts by one column.
+type TableOrder struct {
+	Field string
+	Desc  bool
+}
+
+// TableResult is what a table operation returns.
+type TableResult struct {
+	Rows         []map[string]any
+	RowsAffected int64
+}
