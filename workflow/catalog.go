@@ -16,6 +16,7 @@ import (
 type Catalog struct {
 	kinds map[string]kind
 	order []string
+	infos []NodeTypeInfo // described once: reflecting the config schemas is not free
 }
 
 // kind is one node type: how to describe it, check a node of it and run
@@ -93,21 +94,16 @@ func NewCatalog() *Catalog {
 		tableKind{op: TableSelect}, tableKind{op: TableInsert}, tableKind{op: TableUpdate},
 		tableKind{op: TableDelete}, tableKind{op: TableSQL},
 	} {
-		t := k.describe().Type
-		c.kinds[t] = k
-		c.order = append(c.order, t)
+		info := k.describe()
+		c.kinds[info.Type] = k
+		c.order = append(c.order, info.Type)
+		c.infos = append(c.infos, info)
 	}
 	return c
 }
 
 // Types returns the descriptions of every node type, in catalog order.
-func (c *Catalog) Types() []NodeTypeInfo {
-	out := make([]NodeTypeInfo, len(c.order))
-	for i, t := range c.order {
-		out[i] = c.kinds[t].describe()
-	}
-	return out
-}
+func (c *Catalog) Types() []NodeTypeInfo { return slices.Clone(c.infos) }
 
 // Has reports whether the catalog has the node type t.
 func (c *Catalog) Has(t string) bool {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pergola-ai/pergola/domain/errs"
@@ -88,6 +89,7 @@ func (e *Engine) Run(ctx context.Context, c *Compiled, in RunInput) (*RunResult,
 	if err == nil {
 		rc.recordSkipped(ctx, top)
 	}
+	rc.ended.Store(true)
 	res := rc.result(top, c)
 	if err != nil {
 		return nil, rc.failure(ctx, err, res)
@@ -131,6 +133,11 @@ type runCtx struct {
 	params  map[string]any
 	sem     chan struct{}
 	started time.Time
+
+	// ended is set when Run returns: a node still finishing on a parallel
+	// branch of a failed run is not recorded after the run's records were
+	// handed over.
+	ended atomic.Bool
 
 	mu      sync.Mutex
 	records []NodeRecord
@@ -189,6 +196,9 @@ func (rc *runCtx) fail(e *RunError) {
 
 // record keeps a node's record and hands it to the history sink.
 func (rc *runCtx) record(ctx context.Context, rec NodeRecord) {
+	if rc.ended.Load() {
+		return
+	}
 	rc.mu.Lock()
 	rc.records = append(rc.records, rec)
 	rc.usage.add(rec.Usage)
