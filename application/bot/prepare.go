@@ -36,7 +36,7 @@ func (s *Service) checkBindings(ctx context.Context, workspaceID int64, cfg *bot
 	switch {
 	case len(cfg.Plugins) > 0 && s.plugins == nil:
 		return errs.Invalid("plugins", "binding plugins is not available yet; remove them")
-	case len(cfg.Workflows) > 0:
+	case len(cfg.Workflows) > 0 && s.workflows == nil:
 		return errs.Invalid("workflows", "binding workflows is not available yet; remove them")
 	case len(cfg.Tables) > 0 && s.tables == nil:
 		return errs.Invalid("tables", "binding tables is not available yet; remove them")
@@ -47,6 +47,13 @@ func (s *Service) checkBindings(ctx context.Context, workspaceID int64, cfg *bot
 			return err
 		}
 		cfg.Plugins = pinned
+	}
+	if len(cfg.Workflows) > 0 {
+		pinned, err := s.workflows.BindWorkflows(ctx, workspaceID, cfg.Workflows, publish)
+		if err != nil {
+			return err
+		}
+		cfg.Workflows = pinned
 	}
 	if len(cfg.Tables) > 0 {
 		return s.tables.BindTables(ctx, workspaceID, cfg.Tables)

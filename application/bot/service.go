@@ -54,6 +54,14 @@ type TableBinder interface {
 	BindTables(ctx context.Context, workspaceID int64, tables []bot.TableRef) error
 }
 
+// WorkflowBinder checks the workflows a bot binds as tools: each must be
+// a workflow of the workspace; at publish it pins each to a published
+// version (an empty version means the latest). Errors name the field,
+// e.g. "workflows[0].workflow_id".
+type WorkflowBinder interface {
+	BindWorkflows(ctx context.Context, workspaceID int64, refs []bot.WorkflowRef, publish bool) ([]bot.WorkflowRef, error)
+}
+
 // Service runs the bot use cases.
 type Service struct {
 	store      bot.Store
@@ -63,7 +71,11 @@ type Service struct {
 	connectors []string
 	plugins    PluginBinder
 	tables     TableBinder
+	workflows  WorkflowBinder
 }
+
+// WithWorkflows lets bots bind workflows as tools, checked by b.
+func WithWorkflows(b WorkflowBinder) Option { return func(s *Service) { s.workflows = b } }
 
 // WithPlugins lets bots bind plugin tools, checked by b.
 func WithPlugins(b PluginBinder) Option { return func(s *Service) { s.plugins = b } }

@@ -34,6 +34,7 @@ type runState struct {
 	answer     *conversation.Message // the answer being streamed
 	text       strings.Builder
 	modelStart time.Time
+	direct     string // the call id of a tool that answers for the bot
 }
 
 type runKey struct{}
@@ -186,6 +187,13 @@ func (rs *runState) toolResult(ctx context.Context, name, callID, args, result s
 	rs.s.hook(ctx, Step{Kind: StepToolResult, ChatID: rs.t.chat.ID, BotID: rs.t.chat.BotID, ToolName: name, ToolCallID: callID,
 		Arguments: args, Text: result, Duration: dur, Err: err})
 	if rs.t.compiled.clientTools[name] {
+		return
+	}
+	rs.mu.Lock()
+	direct := rs.direct != "" && rs.direct == callID
+	rs.mu.Unlock()
+	if direct {
+		rs.directAnswer(ctx, result)
 		return
 	}
 	m := rs.t.newMessage(rs.s, conversation.TypeToolResponse, result)

@@ -78,6 +78,8 @@ func Register(e *route.Engine, d Deps) {
 	registerPlugins(cozeGroup, consoleGroup, adminGroup, d)
 	registerTables(cozeGroup, consoleGroup, adminGroup, d)
 	registerWorkflows(cozeGroup, consoleGroup, adminGroup, d)
+	registerWorkflowImport(cozeGroup, consoleGroup, adminGroup, d)
+	registerChatflow(cozeGroup, consoleGroup, adminGroup, d)
 	registerBots(cozeGroup, consoleGroup, d)
 	registerConversations(cozeGroup, consoleGroup, d)
 	registerChat(cozeGroup, consoleGroup, d)
