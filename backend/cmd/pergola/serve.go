@@ -76,14 +76,6 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	}
 	defer shared.close()
 
-	ident := identityapp.New(db.Users(), db.Workspaces(), db.Tokens())
-	if made, err := ident.Bootstrap(ctx, identityapp.BootstrapInput{
-		Token: cfg.BootstrapToken, Email: cfg.BootstrapEmail, Password: cfg.BootstrapPassword,
-	}); err != nil {
-		return err
-	} else if made {
-		log.Info("bootstrapped an empty database", "admin_email", cfg.BootstrapEmail)
-	}
 	doc, err := idl.Merged()
 	if err != nil {
 		return err
@@ -100,35 +92,66 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	h := server.New(server.WithListener(ln), server.WithTransport(standard.NewTransporter),
 		server.WithMaxRequestBodySize(cfg.MaxBodyBytes+hardBodySlack), server.WithHandleMethodNotAllowed(true), server.WithExitWaitTime(cfg.ShutdownTimeout),
 		server.WithDisablePrintRoute(true), server.WithSenseClientDisconnection(true))
+	deps, cleanup, err := features(ctx, cfg, db, box, models, log, reg, shared)
+	defer cleanup()
+	if err != nil {
+		return err
+	}
+	deps.OpenAPI = doc
+	api.Register(h.Engine, deps)
+	return runServer(ctx, h, ln, cfg, log, ready)
+}
+
+// features builds every use case on the stores and returns what the HTTP
+// surfaces need. cleanup (always safe to call) flushes and closes what they
+// hold open, after the server has stopped.
+func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secret.Box, models []llm.Model,
+	log *slog.Logger, reg *prometheus.Registry, shared *kv) (api.Deps, func(), error) {
+	var cleanups []func()
+	cleanup := func() {
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i]()
+		}
+	}
+	ident := identityapp.New(db.Users(), db.Workspaces(), db.Tokens())
+	if made, err := ident.Bootstrap(ctx, identityapp.BootstrapInput{
+		Token: cfg.BootstrapToken, Email: cfg.BootstrapEmail, Password: cfg.BootstrapPassword,
+	}); err != nil {
+		return api.Deps{}, cleanup, err
+	} else if made {
+		log.Info("bootstrapped an empty database", "admin_email", cfg.BootstrapEmail)
+	}
 	registry := modelreg.New(db.Models(), models, prober{provider.Factory{}})
 	plugins, err := newPlugins(db, ident, cfg, box, log, reg)
 	if err != nil {
-		return err
+		return api.Deps{}, cleanup, err
 	}
-	defer plugins.close()
+	cleanups = append(cleanups, plugins.close)
 	tables, err := newTables(ctx, db, ident, cfg, log)
 	if err != nil {
-		return err
+		return api.Deps{}, cleanup, err
 	}
-	defer tables.close()
-	bots := newBots(db, ident, registry, append(plugins.bind, tables.bind...)...)
+	cleanups = append(cleanups, tables.close)
+	wft := &workflowTools{}
+	bots := newBots(db, ident, registry, append(append(plugins.bind, tables.bind...), wft.bind()...)...)
 	convs := newConversations(db, ident, bots)
 	workflows, err := newWorkflows(db, ident, registry, bots, plugins.svc, tables.svc, cfg, log)
 	if err != nil {
-		return err
+		return api.Deps{}, cleanup, err
 	}
-	chats := newChat(db, log, reg, registry, bots, convs, shared.bus, append(plugins.tools, tables.tools...))
+	wft.attach(workflows)
+	tools := append(append(plugins.tools, tables.tools...), wft.tools()...)
+	chats := newChat(db, log, reg, registry, bots, convs, shared.bus, tools)
 	if err := chats.Listen(ctx); err != nil {
-		return fmt.Errorf("listen for chat cancels: %w", err)
+		return api.Deps{}, cleanup, fmt.Errorf("listen for chat cancels: %w", err)
 	}
-	defer waitForChats(chats, cfg, log)
-	api.Register(h.Engine, api.Deps{
+	cleanups = append(cleanups, func() { waitForChats(chats, cfg, log) })
+	return api.Deps{
 		Log: log, Identity: ident, Models: registry, Bots: bots, Convs: convs, Chat: chats,
 		Plugins: plugins.svc, Tables: tables.svc, Workflows: workflows,
-		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg, OpenAPI: doc,
+		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins,
-	})
-	return runServer(ctx, h, ln, cfg, log, ready)
+	}, cleanup, nil
 }
 
 func runServer(ctx context.Context, h *server.Hertz, ln *trackingListener, cfg config.Config, log *slog.Logger, ready chan<- string) error {
