@@ -90,7 +90,7 @@ func NewCatalog() *Catalog {
 		startKind{}, endKind{}, llmKind{}, intentKind{}, pluginKind{}, codeKind{},
 		conditionKind{}, loopKind{}, batchKind{}, breakKind{stop: true}, breakKind{}, setVariableKind{},
 		aggregateKind{}, assignKind{}, textKind{}, jsonParseKind{}, jsonStringifyKind{},
-		httpKind{}, subWorkflowKind{}, messageKind{},
+		httpKind{}, subWorkflowKind{}, messageKind{}, questionKind{}, formKind{},
 		tableKind{op: TableSelect}, tableKind{op: TableInsert}, tableKind{op: TableUpdate},
 		tableKind{op: TableDelete}, tableKind{op: TableSQL},
 	} {

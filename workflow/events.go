@@ -12,6 +12,9 @@ const (
 	EventNodeStarted  EventKind = "node_started"
 	EventNodeFinished EventKind = "node_finished"
 	EventMessage      EventKind = "message"
+	// EventInterrupt ends a run that waits for an answer; Interrupt says
+	// what it asks.
+	EventInterrupt EventKind = "interrupt"
 )
 
 // Event is one thing that happened in a run. It is a plain value: the
@@ -30,6 +33,8 @@ type Event struct {
 	Usage Usage
 	// Record is set on NodeFinished.
 	Record *NodeRecord
+	// Interrupt is set on EventInterrupt.
+	Interrupt *Interrupt
 }
 
 // Usage counts model tokens.
@@ -55,6 +60,9 @@ const (
 	NodeSucceeded NodeStatus = "success"
 	NodeFailed    NodeStatus = "failed"
 	NodeSkipped   NodeStatus = "skipped" // on a branch the run did not take
+	// NodeInterrupted is a question or input node that stopped the run to
+	// wait for an answer; it runs again, with the answer, on resume.
+	NodeInterrupted NodeStatus = "interrupted"
 )
 
 // NodeRecord is what the run history keeps of one node execution.

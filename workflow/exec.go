@@ -32,6 +32,11 @@ func (f *frame) exec(ctx context.Context, pn *planNode) (map[string]any, error) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	key := f.nodeKey(pn)
+	if d, ok := rc.replayed(key); ok && replayable(pn) {
+		f.setOutput(pn.idx, d.Out)
+		return portOut(pn, d.Port), nil
+	}
 	if !pn.spec.composite {
 		select {
 		case rc.sem <- struct{}{}:
@@ -59,11 +64,17 @@ func (f *frame) exec(ctx context.Context, pn *planNode) (map[string]any, error) 
 	if x != nil {
 		rec.Usage, rec.Logs = x.usage, x.logs
 	}
+	if err != nil && rc.interrupted() != nil {
+		return f.stop(ctx, pn, rec, err)
+	}
 	if err != nil {
 		return f.failed(ctx, pn, rec, err)
 	}
 	rec.Status, rec.Outputs = NodeSucceeded, out
 	f.setOutput(pn.idx, out)
+	if replayable(pn) {
+		rc.noteDone(key, out, x.port)
+	}
 	rc.record(ctx, rec)
 	return portOut(pn, x.port), nil
 }
@@ -84,7 +95,7 @@ func (f *frame) attempts(ctx context.Context, pn *planNode, in map[string]any, r
 		}
 		lastErr = err
 		var perm permanentError
-		if ctx.Err() != nil || errors.As(err, &perm) {
+		if ctx.Err() != nil || errors.As(err, &perm) || f.run.interrupted() != nil {
 			break
 		}
 	}
@@ -173,6 +184,18 @@ func (f *frame) failed(ctx context.Context, pn *planNode, rec NodeRecord, err er
 		rc.fail(nerr)
 	}
 	return nil, nerr
+}
+
+// stop ends a node the run's interrupt stopped: the asking node itself is
+// recorded as interrupted; nodes around it (the loop holding it, nodes on
+// parallel paths that failed since) are not recorded and run again on
+// resume.
+func (f *frame) stop(ctx context.Context, pn *planNode, rec NodeRecord, err error) (map[string]any, error) {
+	if errors.Is(err, errInterrupted) {
+		rec.Status = NodeInterrupted
+		f.run.record(ctx, rec)
+	}
+	return nil, errInterrupted
 }
 
 // portOut is what a node's lambda returns: the port taken, for branches.

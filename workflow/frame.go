@@ -17,6 +17,7 @@ type frame struct {
 	parent *frame // the frame of the composite node; nil at a run's top and in a sub-workflow
 	path   string // the composite nodes above, for records: "loop1", "sub1/loop2"
 	index  int    // the iteration or item; -1 outside loops and batches
+	key    string // the frame's place in the run, for checkpoints: "/loop1#2/sub1"
 	item   any
 	loop   *loopVars
 	params map[string]any // what the start node outputs: the run's or a sub-workflow call's parameters
@@ -74,8 +75,12 @@ func frameFrom(ctx context.Context) *frame {
 // newFrame starts a frame of plan under parent.
 func (rc *runCtx) newFrame(plan *graphPlan, parent *frame, path string, index int) *frame {
 	n := len(plan.nodes)
-	return &frame{run: rc, plan: plan, parent: parent, path: path, index: index,
+	f := &frame{run: rc, plan: plan, parent: parent, path: path, index: index,
 		outs: make([]map[string]any, n), ran: make([]bool, n)}
+	if parent != nil && plan.owner != nil {
+		f.key = parent.nodeKey(plan.owner) + "#" + strconv.Itoa(index)
+	}
+	return f
 }
 
 // setOutput stores a node's outputs and wakes those waiting for them.

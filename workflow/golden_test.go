@@ -35,7 +35,10 @@ type goldenCase struct {
 	HTTP      map[string]fakeResponse     `json:"http"`
 	Variables map[string]string           `json:"variables"`
 	Limits    *Limits                     `json:"limits"`
-	Want      goldenWant                  `json:"want"`
+	// Answers resume the run each time it is interrupted, in order; each
+	// resume starts from the checkpoint encoded and decoded, as stored.
+	Answers []string   `json:"answers"`
+	Want    goldenWant `json:"want"`
 }
 
 type goldenWant struct {
@@ -50,6 +53,10 @@ type goldenWant struct {
 	Requests  []string                    `json:"requests"`
 	ToolCalls []string                    `json:"tool_calls"`
 	Tokens    int64                       `json:"tokens"`
+	// Asked lists the questions the run asked, in order ("form: a, b" for
+	// input nodes); Waiting is set when the run must end interrupted.
+	Asked   []string `json:"asked"`
+	Waiting bool     `json:"waiting"`
 }
 
 func loadGolden(t testing.TB, name string) *golden {
@@ -138,9 +145,25 @@ func runGolden(t *testing.T, name string, g *golden, tc goldenCase) {
 	if err != nil {
 		t.Fatalf("compile: %v", err)
 	}
-	res, err := env.eng.Run(ctx, c, RunInput{RunID: 7, Params: tc.Params, Stream: tc.Stream, Events: env.rec,
-		Scope: Scope{WorkspaceID: 1, WorkflowID: 1, BotID: tc.BotID, UserID: tc.UserID}})
+	in := RunInput{RunID: 7, Params: tc.Params, Stream: tc.Stream, Events: env.rec,
+		Scope: Scope{WorkspaceID: 1, WorkflowID: 1, BotID: tc.BotID, UserID: tc.UserID}}
+	res, err := env.eng.Run(ctx, c, in)
+	var asked []string
+	for i := 0; err == nil && res.Interrupt != nil; i++ {
+		asked = append(asked, askedText(res.Interrupt))
+		if i >= len(tc.Answers) {
+			break
+		}
+		in.Resume = resumeFrom(t, res, tc.Answers[i])
+		res, err = env.eng.Run(ctx, c, in)
+	}
 	w := tc.Want
+	if diff := cmp.Diff(w.Asked, asked); diff != "" {
+		t.Errorf("questions asked (-want +got):\n%s", diff)
+	}
+	if err == nil && (res.Interrupt != nil) != w.Waiting {
+		t.Errorf("interrupt = %+v, want waiting %v", res.Interrupt, w.Waiting)
+	}
 	if w.Error != "" {
 		if err == nil || !strings.Contains(err.Error(), w.Error) {
 			t.Fatalf("error = %v, want one containing %q", err, w.Error)

@@ -95,7 +95,9 @@ func (b *batchRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (m
 				mu.Lock()
 				if firstErr == nil {
 					firstErr = bodyError(ctx, fr, fmt.Sprintf("item %d", i), err)
-					cancel()
+				}
+				if x.rc.interrupted() == nil {
+					cancel() // an interrupt lets the other items finish: they are kept for the resume
 				}
 				mu.Unlock()
 			}

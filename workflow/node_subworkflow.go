@@ -131,7 +131,7 @@ func runSub(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any,
 		return nil, permanent(err)
 	}
 	fr := x.rc.newFrame(sub.plan, nil, joinPath(x.f.path, x.pn.id), -1)
-	fr.params = params
+	fr.params, fr.key = params, x.f.nodeKey(x.pn)
 	if err := sub.plan.invoke(ctx, fr); err != nil {
 		return nil, bodyError(ctx, fr, "in the sub-workflow", err)
 	}

@@ -25,6 +25,10 @@ type RunInput struct {
 	Stream bool
 	// Events receives the run's events; nil discards them.
 	Events EventSink
+	// Resume is the checkpoint of an interrupted run, with the answer
+	// added (Checkpoint.Answer): the run replays what was done and goes
+	// on from the node that asked. Params must be those of the first run.
+	Resume *Checkpoint
 }
 
 // RunResult is what a finished run returns.
@@ -39,6 +43,11 @@ type RunResult struct {
 	// finished, then those of the top-level nodes skipped by branches.
 	Nodes    []NodeRecord
 	Duration time.Duration
+	// Interrupt is set when a question or input node stopped the run: it
+	// waits for an answer. Checkpoint is then the state to resume from
+	// and Output is empty.
+	Interrupt  *Interrupt
+	Checkpoint *Checkpoint
 }
 
 // RunError is a run that failed: the node that failed, or none when the
@@ -70,7 +79,8 @@ func (e *RunError) Error() string {
 // is what failed.
 func (e *RunError) Is(target error) bool { return target == errs.ErrInvalid }
 
-// Run runs a compiled workflow to its end. It returns errs.ErrInvalid for
+// Run runs a compiled workflow to its end, or until a question or input
+// node interrupts it (RunResult.Interrupt). It returns errs.ErrInvalid for
 // wrong parameters and a *RunError when a node fails (after its retries,
 // unless its error is handled) or the run exceeds Limits.RunTimeout. ctx
 // cancels the run.
@@ -86,6 +96,13 @@ func (e *Engine) Run(ctx context.Context, c *Compiled, in RunInput) (*RunResult,
 	top := rc.newFrame(c.plan, nil, "", -1)
 	top.params = params
 	err = c.plan.invoke(ctx, top)
+	if in := rc.interrupted(); in != nil && ctx.Err() == nil {
+		rc.ended.Store(true)
+		res := rc.result(top, c)
+		res.Output, res.Text, res.Interrupt, res.Checkpoint = nil, "", in, rc.checkpoint()
+		rc.emit(Event{Kind: EventInterrupt, NodeID: in.NodeID, Type: in.Type, Title: in.Title, Interrupt: in})
+		return res, nil
+	}
 	if err == nil {
 		rc.recordSkipped(ctx, top)
 	}
@@ -143,7 +160,9 @@ type runCtx struct {
 	records []NodeRecord
 	usage   Usage
 	failed  *RunError
-	vars    map[string]string // the bot variables, read once
+	vars    map[string]string   // the bot variables, read once
+	done    map[string]DoneNode // node executions finished in this run, by place
+	stopped *Interrupt          // the first interrupt
 }
 
 // result assembles what the run produced.

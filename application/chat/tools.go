@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cloudwego/eino/callbacks"
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/flow/agent/react"
@@ -29,7 +30,10 @@ func (s *Service) toolMiddleware() compose.ToolMiddleware {
 			start := time.Now()
 			rs.toolCall(ctx, in.Name, in.CallID, in.Arguments)
 			tctx, cancel := context.WithTimeout(ctx, s.d.ToolTimeout)
-			out, err := next(tctx, in)
+			// A tool's own eino components (a workflow's LLM node) must not
+			// report to the chat's callbacks, or their text would stream as
+			// the bot's answer.
+			out, err := next(callbacks.InitCallbacks(tctx, nil), in)
 			cancel()
 			result := ""
 			switch {

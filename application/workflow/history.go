@@ -90,6 +90,14 @@ func (h *History) Flush(ctx context.Context) error {
 	}
 }
 
+// Continue numbers the next records of a run after seq: a run resumed or
+// restarted on this process goes on after the records stored before.
+func (h *History) Continue(runID, seq int64) {
+	n := new(atomic.Int64)
+	n.Store(seq)
+	h.seqs.Store(runID, n)
+}
+
 // Forget drops the numbering of a finished run.
 func (h *History) Forget(runID int64) { h.seqs.Delete(runID) }
 

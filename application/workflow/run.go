@@ -46,11 +46,16 @@ type Prepared struct {
 }
 
 // Outcome is a finished run: the stored run and what the engine returned;
-// Failure is set when the run failed (it is recorded as such).
+// Failure is set when the run failed (it is recorded as such). Interrupt
+// is set when a question or input node stopped the run (status
+// interrupted): it asks Interrupt.Question (with Interrupt.Options, or
+// for Interrupt.Fields), and Resume with EventID answers it.
 type Outcome struct {
-	Run     *workflow.Run
-	Result  *wf.RunResult
-	Failure *wf.RunError
+	Run       *workflow.Run
+	Result    *wf.RunResult
+	Failure   *wf.RunError
+	Interrupt *wf.Interrupt
+	EventID   string
 }
 
 // RunFailed is the error of a synchronous run that failed; it names the
@@ -140,15 +145,26 @@ func (s *Service) checkBot(ctx context.Context, w *workflow.Workflow, botID int6
 	return nil
 }
 
-// Execute runs the prepared workflow to its end, sending events to
-// events (nil for none), and records the run and its nodes. A run that
-// fails is an Outcome with Failure set, not an error; errors are those of
-// storage. The run goes on when ctx is cancelled only until its next node.
+// Execute runs the prepared workflow to its end, or until a question or
+// input node interrupts it (Outcome.Interrupt), sending events to events
+// (nil for none), and records the run and its nodes. A run that fails is
+// an Outcome with Failure set, not an error; errors are those of storage.
+// The run goes on when ctx is cancelled only until its next node.
 func (pr *Prepared) Execute(ctx context.Context, events wf.EventSink) (*Outcome, error) {
+	run, err := pr.start(ctx, workflow.RunRunning, pr.s.d.Owner)
+	if err != nil {
+		return nil, err
+	}
+	return pr.s.execute(ctx, job{run: run, compiled: pr.compiled, caller: pr.caller, params: pr.req.Params,
+		stream: pr.req.Stream, draft: pr.req.Draft}, events)
+}
+
+// start stores the run and its state, leased to owner ("" for none).
+func (pr *Prepared) start(ctx context.Context, status workflow.RunStatus, owner string) (*workflow.Run, error) {
 	s, req := pr.s, pr.req
 	input, _ := json.Marshal(req.Params)
 	run := &workflow.Run{ID: s.d.IDs.Next(), WorkflowID: pr.w.ID, WorkspaceID: pr.w.WorkspaceID, Version: pr.version,
-		Mode: req.Mode, Status: workflow.RunRunning, CallerID: pr.caller.UserID, BotID: req.BotID, UserID: req.UserID,
+		Mode: req.Mode, Status: status, CallerID: pr.caller.UserID, BotID: req.BotID, UserID: req.UserID,
 		ConnectorID: req.ConnectorID, Input: string(input)}
 	if req.Draft {
 		run.DraftRevision = pr.w.DraftRevision
@@ -156,20 +172,16 @@ func (pr *Prepared) Execute(ctx context.Context, events wf.EventSink) (*Outcome,
 	if err := s.d.Runs.CreateRun(ctx, run); err != nil {
 		return nil, fmt.Errorf("start run of workflow %d: %w", pr.w.ID, err)
 	}
-	scope := wf.Scope{WorkspaceID: pr.w.WorkspaceID, WorkflowID: pr.w.ID, BotID: req.BotID, UserID: req.UserID,
-		ConnectorID: req.ConnectorID, Draft: req.Draft}
-	res, err := s.d.Engine.Run(withCaller(ctx, pr.caller), pr.compiled,
-		wf.RunInput{RunID: run.ID, Params: req.Params, Stream: req.Stream, Events: events, Scope: scope})
-	out := &Outcome{Run: run, Result: res}
-	var failure *wf.RunError
-	switch {
-	case errors.As(err, &failure):
-		out.Failure, out.Result = failure, failure.Result
-	case err != nil:
-		out.Failure = &wf.RunError{Message: err.Error(), Result: &wf.RunResult{}}
-		out.Result = out.Failure.Result
+	if s.d.States == nil {
+		return run, nil
 	}
-	return out, pr.finish(ctx, out)
+	caller, _ := json.Marshal(pr.caller)
+	until := time.Now().Add(s.d.Lease)
+	st := &RunState{RunID: run.ID, Caller: caller, LeaseOwner: owner, LeaseUntil: &until}
+	if err := s.d.States.CreateRunState(ctx, st); err != nil {
+		return nil, fmt.Errorf("start run of workflow %d: %w", pr.w.ID, err)
+	}
+	return run, nil
 }
 
 type callerKey struct{}
@@ -186,42 +198,13 @@ func CallerFrom(ctx context.Context) (identity.Principal, bool) {
 	return p, ok
 }
 
-// finish stores the outcome: the node records first, then the run. It
-// does so even when ctx was cancelled (a client that left), within a
-// bound of its own.
-func (pr *Prepared) finish(ctx context.Context, out *Outcome) error {
-	s, run := pr.s, out.Run
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
-	defer cancel()
-	if s.d.History != nil {
-		if err := s.d.History.Flush(ctx); err != nil {
-			s.d.Log.Warn("workflow node records not flushed", "run", run.ID, "err", err)
-		}
-		s.d.History.Forget(run.ID)
-	}
-	run.Status = workflow.RunSucceeded
-	if out.Failure != nil {
-		run.Status, run.Error = workflow.RunFailed, out.Failure.Error()
-	}
-	if res := out.Result; res != nil {
-		if res.Output != nil {
-			b, _ := json.Marshal(res.Output)
-			run.Output = string(b)
-		}
-		run.InputTokens, run.OutputTokens = res.Usage.InputTokens, res.Usage.OutputTokens
-	}
-	if err := s.d.Runs.FinishRun(ctx, run); err != nil {
-		return fmt.Errorf("finish run %d: %w", run.ID, err)
-	}
-	return nil
-}
-
 // finishTimeout bounds storing the outcome of a run.
 const finishTimeout = 10 * time.Second
 
 // Run runs a workflow synchronously (Coze's /v1/workflow/run). A run that
-// fails returns the outcome and a *RunFailed; other errors are those of
-// Prepare and of storage.
+// fails returns the outcome and a *RunFailed; a run a question stopped
+// returns the outcome with Interrupt set and no error; other errors are
+// those of Prepare and of storage.
 func (s *Service) Run(ctx context.Context, p identity.Principal, req RunRequest) (*Outcome, error) {
 	pr, err := s.Prepare(ctx, p, req)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
@@ -46,6 +47,19 @@ type Deps struct {
 	History *History
 	IDs     IDs
 	Log     *slog.Logger
+	// States keeps leases, cancel requests and interrupts; nil keeps runs
+	// in this process only: no resume, async runs or cancel.
+	States RunStates
+	// Queue carries async runs to the workers of every process; nil: no
+	// async runs.
+	Queue Publisher
+	// Lease is how long a run stays with a process that stops renewing it
+	// (default 30s); Owner names this process in leases (default: host,
+	// pid and a random suffix); MaxAttempts bounds how often an async run
+	// is started again after its process died (default 3).
+	Lease       time.Duration
+	Owner       string
+	MaxAttempts int
 }
 
 // Service runs the workflow use cases.
@@ -55,6 +69,15 @@ type Service struct{ d Deps }
 func New(d Deps) *Service {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Lease <= 0 {
+		d.Lease = 30 * time.Second
+	}
+	if d.Owner == "" {
+		d.Owner = defaultOwner()
+	}
+	if d.MaxAttempts <= 0 {
+		d.MaxAttempts = 3
 	}
 	return &Service{d: d}
 }

@@ -1,6 +1,15 @@
 package api
 
-import "github.com/cloudwego/hertz/pkg/route"
+import (
+	"github.com/cloudwego/hertz/pkg/route"
 
-// registerWorkflowImport installs the import of Coze Studio workflows.
-func registerWorkflowImport(coze, console, admin *route.RouterGroup, d Deps) {}
+	"github.com/pergola-ai/pergola/backend/api/httpx"
+	"github.com/pergola-ai/pergola/backend/api/wfimport"
+)
+
+// registerWorkflowImport installs the import of Coze Studio workflows on
+// the console.
+func registerWorkflowImport(_, console, _ *route.RouterGroup, d Deps) {
+	h := wfimport.Handler{Svc: d.Workflows}
+	console.POST("/workflows/import", httpx.Handle(h.Import))
+}

@@ -14,6 +14,7 @@ func registerWorkflows(coze, console, _ *route.RouterGroup, d Deps) {
 	cz := workflows.Coze{Svc: d.Workflows}
 	coze.POST("/v1/workflow/run", httpx.Handle(cz.Run))
 	coze.POST("/v1/workflow/stream_run", httpx.Handle(cz.StreamRun))
+	coze.POST("/v1/workflow/stream_resume", httpx.Handle(cz.StreamResume))
 	coze.GET("/v1/workflows/:workflow_id/run_histories/:execute_id", httpx.Handle(cz.RunHistory))
 	coze.GET("/v1/workflows", httpx.Handle(cz.List))
 
@@ -26,6 +27,7 @@ func registerWorkflows(coze, console, _ *route.RouterGroup, d Deps) {
 	console.PATCH("/workflows/:id", httpx.Handle(cs.Update))
 	console.DELETE("/workflows/:id", httpx.Handle(cs.Delete))
 	console.POST("/workflows/:id/test_run", httpx.Handle(cs.TestRun))
+	console.POST("/workflows/:id/runs/:execute_id/cancel", httpx.Handle(cs.CancelRun))
 	console.POST("/workflows/:id/publish", httpx.Handle(cs.Publish))
 	console.GET("/workflows/:id/versions", httpx.Handle(cs.Versions))
 	console.GET("/workflows/:id/versions/:version", httpx.Handle(cs.Version))

@@ -26,6 +26,11 @@ export type BotSummary = Schema<"BotSummary">;
 export type BotVersion = Schema<"BotVersion">;
 export type BotClientTool = Schema<"BotClientTool">;
 export type BotVariableDefinition = Schema<"BotVariableDefinition">;
+export type Workflow = Schema<"Workflow">;
+export type WorkflowVersion = Schema<"WorkflowVersion">;
+/** A workflow definition (idl/workflow-dsl.schema.json): nodes and edges. */
+export type WorkflowDefinition = Schema<"WorkflowDefinition">;
+export type WorkflowTestRun = Schema<"WorkflowTestRun">;
 export type Role = Schema<"Role">;
 export type Scope = Schema<"Scope">;
 export type Session = Data<"/api/auth/login", "post">;
@@ -221,6 +226,44 @@ export class PergolaClient {
         opts?: Rest<"/api/bots/{id}/variables", "delete">,
       ) => this.call("delete", "/api/bots/{id}/variables", { path: { id: String(id) }, query, ...opts }),
     },
+  };
+
+  /** Workflows of the caller's workspaces: drafts, published versions, test runs. */
+  readonly workflows = {
+    list: (query: Query<"/api/workflows", "get">, opts?: Rest<"/api/workflows", "get">) =>
+      this.call("get", "/api/workflows", { query, ...opts }),
+    /** Creates a workflow in `workspace_id`; the definition is validated first. */
+    create: (body: Body<"/api/workflows", "post">, opts?: Rest<"/api/workflows", "post">) =>
+      this.call("post", "/api/workflows", { body, ...opts }),
+    /** Every problem of a definition, without saving it. */
+    validate: (body: Body<"/api/workflows/validate", "post">, opts?: Rest<"/api/workflows/validate", "post">) =>
+      this.call("post", "/api/workflows/validate", { body, ...opts }),
+    /** The workflow with its draft (`definition`). */
+    get: (id: ID, opts?: Rest<"/api/workflows/{id}", "get">) =>
+      this.call("get", "/api/workflows/{id}", { path: { id: String(id) }, ...opts }),
+    /** Changes the fields present of the draft. */
+    update: (id: ID, body: Body<"/api/workflows/{id}", "patch">, opts?: Rest<"/api/workflows/{id}", "patch">) =>
+      this.call("patch", "/api/workflows/{id}", { path: { id: String(id) }, body, ...opts }),
+    remove: (id: ID, opts?: Rest<"/api/workflows/{id}", "delete">) =>
+      this.call("delete", "/api/workflows/{id}", { path: { id: String(id) }, ...opts }),
+    /** Runs the saved draft; a failed run is still an answer, with `status: fail`. */
+    testRun: (
+      id: ID,
+      body: Body<"/api/workflows/{id}/test_run", "post"> = {},
+      opts?: Rest<"/api/workflows/{id}/test_run", "post">,
+    ) => this.call("post", "/api/workflows/{id}/test_run", { path: { id: String(id) }, body, ...opts }),
+    /** Stores the draft as the next version, the one /v1/workflow/run runs. */
+    publish: (
+      id: ID,
+      body: Body<"/api/workflows/{id}/publish", "post"> = {},
+      opts?: Rest<"/api/workflows/{id}/publish", "post">,
+    ) => this.call("post", "/api/workflows/{id}/publish", { path: { id: String(id) }, body, ...opts }),
+    versions: (id: ID, opts?: Rest<"/api/workflows/{id}/versions", "get">) =>
+      this.call("get", "/api/workflows/{id}/versions", { path: { id: String(id) }, ...opts }),
+    version: (id: ID, version: number, opts?: Rest<"/api/workflows/{id}/versions/{version}", "get">) =>
+      this.call("get", "/api/workflows/{id}/versions/{version}", { path: { id: String(id), version }, ...opts }),
+    /** The node types, their config schemas, the engine's limits and the DSL's JSON Schema. */
+    nodeTypes: (opts?: Rest<"/api/workflow-nodes", "get">) => this.call("get", "/api/workflow-nodes", opts),
   };
 
   /** The admin API; the caller must be a platform administrator. */

@@ -19,6 +19,10 @@ export type {
   Session,
   Token,
   User,
+  Workflow,
+  WorkflowDefinition,
+  WorkflowTestRun,
+  WorkflowVersion,
   Workspace,
 } from "./client.js";
 export { PergolaError, ErrorCode, isPergolaError } from "./errors.js";

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { APIError, type CreateChatData } from "@coze/api";
 
-import { PergolaClient, type Bot, type Body } from "../src/index.js";
+import { PergolaClient, type Bot, type Body, type Workflow, type WorkflowDefinition } from "../src/index.js";
 import { env, LOG_ID, unique } from "./env.js";
 
 /** Our console client with the bootstrap admin's PAT. */
@@ -13,12 +13,13 @@ export function adminClient(): PergolaClient {
 }
 
 /**
- * The resources one test file makes, removed by cleanup(): bots first, then
- * the models they use.
+ * The resources one test file makes, removed by cleanup(): bots and
+ * workflows first, then the models they use.
  */
 export class Fixture {
   readonly admin = adminClient();
   readonly bots: string[] = [];
+  readonly workflows: string[] = [];
   readonly models: string[] = [];
   /** The model on the fake LLM every bot uses unless told otherwise. */
   modelId = "";
@@ -53,6 +54,7 @@ export class Fixture {
 
   async cleanup(): Promise<void> {
     for (const id of this.bots.splice(0)) await this.admin.bots.remove(id).catch(() => undefined);
+    for (const id of this.workflows.splice(0)) await this.admin.workflows.remove(id).catch(() => undefined);
     for (const id of this.models.splice(0)) await this.admin.admin.models.remove(id).catch(() => undefined);
   }
 
@@ -84,6 +86,27 @@ export class Fixture {
     this.bots.push(b.id);
     if (opts.publish !== false) await this.admin.bots.publish(b.id, { connector_ids: ["1024"] });
     return this.admin.bots.get(b.id);
+  }
+
+  /**
+   * Creates a workflow through the console, in the admin's personal
+   * workspace unless told otherwise (a fresh name: letters, digits and `_`),
+   * publishes it as version 1 unless told not to, and returns it as POST
+   * /api/workflows answered.
+   */
+  async workflow(
+    definition: WorkflowDefinition,
+    opts: { publish?: boolean; description?: string; workspaceId?: string } = {},
+  ): Promise<Workflow> {
+    const w = await this.admin.workflows.create({
+      workspace_id: opts.workspaceId ?? this.workspaceId,
+      name: unique("fe_wf").replace(/-/g, "_"),
+      description: opts.description ?? "made by the frontend tests",
+      definition,
+    });
+    this.workflows.push(w.id);
+    if (opts.publish !== false) await this.admin.workflows.publish(w.id, {});
+    return w;
   }
 
   /** Remembers a bot made elsewhere (e.g. with the SDK) for cleanup. */

@@ -27,6 +27,7 @@ func migrations() []migration {
 		{Version: 4, Name: "plugins", Up: up0004},
 		{Version: 5, Name: "tables", Up: up0005},
 		{Version: 6, Name: "workflows", Up: up0006},
+		{Version: 7, Name: "workflow_checkpoints", Up: up0007},
 	}
 }
 

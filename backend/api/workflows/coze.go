@@ -11,6 +11,7 @@ import (
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/workflow"
+	wf "github.com/pergola-ai/pergola/workflow"
 )
 
 // Coze serves the Coze-compatible workflow routes, in the wire shapes
@@ -31,11 +32,36 @@ type runAnswer struct {
 	Cost      string        `json:"cost"`
 	Usage     *UsageDTO     `json:"usage,omitempty"`
 	Detail    *httpx.Detail `json:"detail,omitempty"`
+	// InterruptData is set when a question or input node stopped the run:
+	// answer it with /v1/workflow/stream_resume.
+	InterruptData *interruptDTO `json:"interrupt_data,omitempty"`
+}
+
+// interruptDTO is what an interrupted run asks: Coze's interrupt_data
+// (event_id, type) with the question, its options or the form's fields.
+type interruptDTO struct {
+	EventID   string     `json:"event_id"`
+	Type      int        `json:"type"`
+	NodeTitle string     `json:"node_title,omitempty"`
+	Question  string     `json:"question,omitempty"`
+	Options   []string   `json:"options,omitempty"`
+	Fields    []wf.Param `json:"fields,omitempty"`
+}
+
+func newInterrupt(eventID string, in *wf.Interrupt) *interruptDTO {
+	title := in.Title
+	if title == "" {
+		title = in.NodeID
+	}
+	return &interruptDTO{EventID: eventID, Type: int(in.Kind), NodeTitle: title, Question: in.Question,
+		Options: in.Options, Fields: in.Fields}
 }
 
 // Run answers POST /v1/workflow/run: the run's output as a JSON string in
 // data. A run that fails answers with the error's status (400), its
-// message naming the node, and execute_id, so its history can be read.
+// message naming the node, and execute_id, so its history can be read. A
+// run a question stopped answers interrupt_data. With is_async the run is
+// queued and only execute_id answers; its history shows its progress.
 func (h Coze) Run(ctx context.Context, c *app.RequestContext) error {
 	var req runRequest
 	if err := httpx.BindJSON(c, &req); err != nil {
@@ -44,6 +70,14 @@ func (h Coze) Run(ctx context.Context, c *app.RequestContext) error {
 	in, err := req.toApp(workflow.RunSync)
 	if err != nil {
 		return err
+	}
+	if in.Mode == workflow.RunAsync {
+		run, err := h.Svc.RunAsync(ctx, httpx.Caller(c), in)
+		if err != nil {
+			return err
+		}
+		httpx.Raw(c, runAnswer{ExecuteID: httpx.OptionalID(run.ID), Cost: "0"})
+		return nil
 	}
 	out, err := h.Svc.Run(ctx, httpx.Caller(c), in)
 	var failed *workflowapp.RunFailed
@@ -56,9 +90,15 @@ func (h Coze) Run(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	data, _ := json.Marshal(out.Result.Output)
 	u := newUsage(out.Run.InputTokens, out.Run.OutputTokens)
-	httpx.Raw(c, runAnswer{ExecuteID: httpx.OptionalID(out.Run.ID), Data: string(data), Token: u.TokenCount, Cost: "0", Usage: &u})
+	ans := runAnswer{ExecuteID: httpx.OptionalID(out.Run.ID), Token: u.TokenCount, Cost: "0", Usage: &u}
+	if out.Interrupt != nil {
+		ans.InterruptData = newInterrupt(out.EventID, out.Interrupt)
+	} else {
+		data, _ := json.Marshal(out.Result.Output)
+		ans.Data = string(data)
+	}
+	httpx.Raw(c, ans)
 	return nil
 }
 

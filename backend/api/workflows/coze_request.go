@@ -33,7 +33,7 @@ func (r *runRequest) toApp(mode workflow.RunMode) (workflowapp.RunRequest, error
 		return out, errs.Invalid("workflow_id", "is required")
 	}
 	if r.IsAsync {
-		return out, errs.Invalid("is_async", "asynchronous runs are not available yet; leave is_async out, or use /v1/workflow/stream_run")
+		out.Mode, out.Stream = workflow.RunAsync, false
 	}
 	params, err := parseParameters(r.Parameters)
 	if err != nil {
@@ -70,6 +70,25 @@ func parseParameters(raw json.RawMessage) (map[string]any, error) {
 		params = map[string]any{}
 	}
 	return params, nil
+}
+
+// resumeRequest is the body of /v1/workflow/stream_resume.
+type resumeRequest struct {
+	WorkflowID    httpx.ID `json:"workflow_id"`
+	EventID       string   `json:"event_id"`
+	ResumeData    string   `json:"resume_data"`
+	InterruptType int      `json:"interrupt_type"`
+}
+
+func (r *resumeRequest) toApp() (workflowapp.ResumeRequest, error) {
+	if r.WorkflowID == 0 {
+		return workflowapp.ResumeRequest{}, errs.Invalid("workflow_id", "is required")
+	}
+	if r.EventID == "" {
+		return workflowapp.ResumeRequest{}, errs.Invalid("event_id", "is required: the event_id of the Interrupt event")
+	}
+	return workflowapp.ResumeRequest{WorkflowID: int64(r.WorkflowID), EventID: r.EventID, Data: r.ResumeData,
+		InterruptType: r.InterruptType, Stream: true}, nil
 }
 
 // parseVersion reads "", "3" or "v3"; "" is the latest version.

@@ -19,7 +19,7 @@ func TestRunRequest(t *testing.T) {
 		{body: `{"workflow_id":7,"parameters":"{\"q\":\"hi\"}","workflow_version":"v3"}`, version: 3, params: `map[q:hi]`},
 		{body: `{"workflow_id":"7","version":"2"}`, version: 2, params: `map[]`},
 		{body: `{"parameters":{}}`, err: "workflow_id: is required"},
-		{body: `{"workflow_id":"7","is_async":true}`, err: "is_async: asynchronous runs are not available yet"},
+		{body: `{"workflow_id":"7","is_async":true}`, params: `map[]`},
 		{body: `{"workflow_id":"7","parameters":[1]}`, err: "parameters: must be an object"},
 		{body: `{"workflow_id":"7","workflow_version":"latest"}`, err: `workflow_version: must be a published version number`},
 	}

@@ -12,6 +12,7 @@ import (
 
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
+	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/workflow"
 	wf "github.com/pergola-ai/pergola/workflow"
 )
@@ -21,7 +22,7 @@ const pingEvery = 10 * time.Second
 
 // StreamRun answers POST /v1/workflow/stream_run with Coze's workflow
 // stream: Message events (message nodes, the end node), then Error when
-// the run failed, then Done; PING keeps an idle stream alive. Each event
+// the run failed or Interrupt when a question stopped it, then Done; PING keeps an idle stream alive. Each event
 // has id:, event: and data: lines, in that order. Errors found before the
 // run starts are JSON answers. The run goes on when the client leaves,
 // and is recorded.
@@ -34,6 +35,9 @@ func (h Coze) StreamRun(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
+	if in.Mode == workflow.RunAsync {
+		return errs.Invalid("is_async", "a streamed run is not asynchronous; use /v1/workflow/run for that")
+	}
 	pr, err := h.Svc.Prepare(ctx, httpx.Caller(c), in)
 	if err != nil {
 		return err
@@ -45,6 +49,56 @@ func (h Coze) StreamRun(ctx context.Context, c *app.RequestContext) error {
 	}()
 	writeStream(ctx, c, q)
 	return nil
+}
+
+// StreamResume answers POST /v1/workflow/stream_resume: the answer to an
+// Interrupt event resumes the run, on this process whichever one started
+// it, streaming as stream_run does. An event answered already is 409; an
+// answer that does not fit the question is 400 and leaves it pending.
+func (h Coze) StreamResume(ctx context.Context, c *app.RequestContext) error {
+	var req resumeRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		return err
+	}
+	in, err := req.toApp()
+	if err != nil {
+		return err
+	}
+	sig := &startSignal{queue: newQueue(), started: make(chan error, 1)}
+	go func() {
+		out, err := h.Svc.Resume(context.WithoutCancel(ctx), httpx.Caller(c), in, sig)
+		if sig.fire(err) && err != nil {
+			return // refused before it ran: answered as JSON
+		}
+		sig.finish(out, err)
+	}()
+	if err := <-sig.started; err != nil {
+		return err
+	}
+	writeStream(ctx, c, sig.queue)
+	return nil
+}
+
+// startSignal passes events on and tells the handler, on the first one,
+// that the run started: errors before it are plain JSON answers.
+type startSignal struct {
+	*queue
+	once    sync.Once
+	started chan error
+}
+
+// Emit passes an event on, first signalling the start.
+func (s *startSignal) Emit(e wf.Event) {
+	s.fire(nil)
+	s.queue.Emit(e)
+}
+
+// fire signals the start, or an error before it, once; it reports whether
+// this call did.
+func (s *startSignal) fire(err error) bool {
+	first := false
+	s.once.Do(func() { s.started <- err; first = true })
+	return first
 }
 
 // queue is the event sink of a streamed run: Emit never blocks the run.
@@ -169,6 +223,9 @@ func (s *sseStream) end(c *app.RequestContext, q *queue) {
 		_ = s.write("Error", map[string]any{"error_code": code, "error_message": msg})
 	case out.Failure != nil:
 		_ = s.write("Error", map[string]any{"error_code": httpx.CodeInvalid, "error_message": out.Failure.Error()})
+	case out.Interrupt != nil:
+		in := newInterrupt(out.EventID, out.Interrupt)
+		_ = s.write("Interrupt", map[string]any{"interrupt_data": in, "node_title": in.NodeTitle})
 	}
 	done := map[string]any{"debug_url": ""}
 	if out != nil && out.Run != nil {

@@ -178,7 +178,7 @@ func botsBadInput(t *testing.T, s *testServer, ws string) {
 		{"POST", "/v1/bot/create", map[string]any{"name": "x"}, "space_id: is required"},
 		{"POST", "/v1/bot/create", map[string]any{"space_id": ws, "name": "x", "model_info_config": map[string]any{"model_id": "nope"}}, "model.model_id"},
 		{"POST", "/v1/bot/update", map[string]any{"bot_id": id, "suggest_reply_info": map[string]any{"reply_mode": "loud"}}, "suggest_reply_info.reply_mode"},
-		{"POST", "/v1/bot/update", map[string]any{"bot_id": id, "workflow_id_list": map[string]any{"ids": []any{map[string]any{"id": "7"}}}}, "workflows: binding workflows"},
+		{"POST", "/v1/bot/update", map[string]any{"bot_id": id, "workflow_id_list": map[string]any{"ids": []any{map[string]any{"id": "7"}}}}, "workflows[0].workflow_id: workflow 7 does not exist"},
 		{"POST", "/v1/bot/publish", map[string]any{"bot_id": id, "connector_ids": []string{"1"}}, "connector_ids"},
 		{"GET", "/v1/bot/get_online_info?bot_id=invalid_bot_id", nil, "bot_id"},
 		{"GET", "/v1/bots/" + id + "?is_published=maybe", nil, "is_published"},

@@ -132,10 +132,11 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		return api.Deps{}, cleanup, err
 	}
 	cleanups = append(cleanups, tables.close)
-	wft := &workflowTools{}
+	wft := &workflowTools{store: db.Workflows()}
 	bots := newBots(db, ident, registry, append(append(plugins.bind, tables.bind...), wft.bind()...)...)
 	convs := newConversations(db, ident, bots)
-	workflows, err := newWorkflows(db, ident, registry, bots, plugins.svc, tables.svc, cfg, log)
+	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, bots, plugins.svc, tables.svc, shared.queue, cfg, log)
+	cleanups = append(cleanups, stopWorkflows)
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
@@ -238,10 +239,12 @@ func openDB(ctx context.Context, cfg config.Config, box *secret.Box, log *slog.L
 }
 
 // kv is what processes share through Redis, or keep in memory on the
-// embedded default: rate limits and the chat cancel broadcast.
+// embedded default: rate limits, the chat cancel broadcast and the queue
+// of async workflow runs.
 type kv struct {
 	limiter middleware.Limiter
 	bus     chatapp.Broadcaster
+	queue   workflowQueue
 	checks  []ops.Check
 	close   func()
 }
@@ -250,7 +253,8 @@ type kv struct {
 func openKV(ctx context.Context, cfg config.Config, db *sqlstore.DB) (*kv, error) {
 	checks := []ops.Check{{Name: "database", Ping: db.Ping}}
 	if cfg.RedisAddr == "" {
-		return &kv{limiter: memory.NewRateLimiter(), bus: memory.NewPubSub(), checks: checks, close: func() {}}, nil
+		return &kv{limiter: memory.NewRateLimiter(), bus: memory.NewPubSub(), queue: memory.NewQueue(memory.QueueOptions{}),
+			checks: checks, close: func() {}}, nil
 	}
 	client := goredis.NewClient(&goredis.Options{Addr: cfg.RedisAddr, Password: cfg.RedisPassword})
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -261,7 +265,7 @@ func openKV(ctx context.Context, cfg config.Config, db *sqlstore.DB) (*kv, error
 	}
 	checks = append(checks, ops.Check{Name: "redis", Ping: func(ctx context.Context) error { return client.Ping(ctx).Err() }})
 	return &kv{limiter: redis.NewRateLimiter(client, "pergola:"), bus: redis.NewPubSub(client, "pergola:"),
-		checks: checks, close: func() { _ = client.Close() }}, nil
+		queue: redis.NewQueue(client, "pergola:", redis.QueueOptions{}), checks: checks, close: func() { _ = client.Close() }}, nil
 }
 
 // waitForChats lets chats running in the background finish before the

@@ -3,20 +3,43 @@ package main
 import (
 	botapp "github.com/pergola-ai/pergola/application/bot"
 	chatapp "github.com/pergola-ai/pergola/application/chat"
+	"github.com/pergola-ai/pergola/application/wftool"
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
+	"github.com/pergola-ai/pergola/domain/workflow"
 )
 
 // workflowTools lets bots use workflows as tools. The bot service needs
 // its binder before the workflow service exists (which needs the bot
 // service), so the workflow service is attached once both are built.
+// store is the workflow store the binder reads (db.Workflows()).
 type workflowTools struct {
-	wf *workflowapp.Service
+	store workflow.Store
+	svc   *wftool.Service
 }
 
-func (w *workflowTools) attach(svc *workflowapp.Service) { w.wf = svc }
+// service returns the workflow-tool service, built on first use.
+func (w *workflowTools) service() *wftool.Service {
+	if w.svc == nil {
+		w.svc = wftool.New(wftool.Deps{Workflows: w.store})
+	}
+	return w.svc
+}
 
-// bind is the option that lets bots bind workflows.
-func (w *workflowTools) bind() []botapp.Option { return nil }
+func (w *workflowTools) attach(svc *workflowapp.Service) { w.service().Attach(svc) }
+
+// bind is the option that lets bots bind workflows; none without a
+// workflow store.
+func (w *workflowTools) bind() []botapp.Option {
+	if w.store == nil {
+		return nil
+	}
+	return []botapp.Option{botapp.WithWorkflows(w.service())}
+}
 
 // tools gives the agents one tool per bound workflow.
-func (w *workflowTools) tools() []chatapp.ToolSource { return nil }
+func (w *workflowTools) tools() []chatapp.ToolSource {
+	if w.store == nil {
+		return nil
+	}
+	return []chatapp.ToolSource{w.service()}
+}

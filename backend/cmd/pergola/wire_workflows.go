@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
 	"slices"
+	"sync"
+	"time"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/components/tool"
@@ -29,15 +34,32 @@ import (
 	wf "github.com/pergola-ai/pergola/workflow"
 )
 
+// workflowQueue is the work queue of async runs: memory.Queue on the
+// embedded default, redis.Queue when processes share Redis.
+type workflowQueue interface {
+	workflowapp.Publisher
+	workflowapp.Consumer
+}
+
+// workflowWorkers is how many async runs one process runs at once.
+const workflowWorkers = 4
+
 // newWorkflows wires the workflow engine to the services its nodes use
 // (models, plugin tools, tables, bot variables, the guarded HTTP client,
 // the stored versions of sub-workflows) and the workflow use cases over
-// it. Node records are written in batches by the history writer.
-func newWorkflows(db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry, bots *botapp.Service,
-	plugins *pluginapp.Service, tables *tableapp.Service, cfg config.Config, log *slog.Logger) (*workflowapp.Service, error) {
+// it. Node records are written in batches by the history writer; run
+// states (leases, interrupts) live in the database. It starts the worker
+// of async runs on queue; stop (always safe to call) stops it, leaving
+// the runs it held for another process.
+func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry, bots *botapp.Service,
+	plugins *pluginapp.Service, tables *tableapp.Service, queue workflowQueue, cfg config.Config, log *slog.Logger) (*workflowapp.Service, func(), error) {
 	guard, err := egress.New(egress.Config{Allow: cfg.EgressAllow})
 	if err != nil {
-		return nil, fmt.Errorf("PERGOLA_EGRESS_ALLOW: %w", err)
+		return nil, func() {}, fmt.Errorf("PERGOLA_EGRESS_ALLOW: %w", err)
+	}
+	lease, err := workflowLease()
+	if err != nil {
+		return nil, func() {}, err
 	}
 	history := workflowapp.NewHistory(db.WorkflowRuns(), log)
 	engine := wf.New(wf.Config{
@@ -49,8 +71,42 @@ func newWorkflows(db *sqlstore.DB, ident *identityapp.Service, models *modelreg.
 		Workflows: workflowapp.NewLoader(db.Workflows()),
 		History:   history,
 	})
-	return workflowapp.New(workflowapp.Deps{Store: db.Workflows(), Runs: db.WorkflowRuns(), Access: ident,
-		Bots: botWorkspaces{db.Bots()}, Engine: engine, History: history, IDs: db.IDs(), Log: log}), nil
+	svc := workflowapp.New(workflowapp.Deps{Store: db.Workflows(), Runs: db.WorkflowRuns(), Access: ident,
+		Bots: botWorkspaces{db.Bots()}, Engine: engine, History: history, IDs: db.IDs(), Log: log,
+		States: db.WorkflowRunStates(), Queue: queue, Lease: lease})
+	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		svc.Work(wctx, queue, workflowGroup(cfg), workflowWorkers)
+	}()
+	var once sync.Once
+	return svc, func() { once.Do(func() { cancel(); <-done }) }, nil
+}
+
+// workflowGroup names the queue consumer group of the processes sharing
+// this database: a hash of its DSN (or of the SQLite file's directory).
+func workflowGroup(cfg config.Config) string {
+	key := cfg.DBDSN
+	if key == "" {
+		key = cfg.DataDir
+	}
+	sum := sha256.Sum256([]byte(key))
+	return "workflow-workers-" + hex.EncodeToString(sum[:6])
+}
+
+// workflowLease reads PERGOLA_WORKFLOW_LEASE, how long a run stays with a
+// process that stopped renewing it (default 30s): tests shorten it.
+func workflowLease() (time.Duration, error) {
+	v := os.Getenv("PERGOLA_WORKFLOW_LEASE")
+	if v == "" {
+		return 30 * time.Second, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 300*time.Millisecond {
+		return 0, fmt.Errorf("PERGOLA_WORKFLOW_LEASE: must be a duration of at least 300ms, such as 30s; got %q", v)
+	}
+	return d, nil
 }
 
 // modelProvider builds the chat models of llm and intent nodes from the

@@ -1,0 +1,82 @@
+package workflow
+
+import (
+	"context"
+	"time"
+)
+
+// QueueMessage is one delivery of the work queue (memory.Message and
+// redis.Message).
+type QueueMessage = struct {
+	ID         string
+	Payload    []byte
+	Deliveries int
+}
+
+// ConsumeOptions tunes Consume (memory.ConsumeOptions and
+// redis.ConsumeOptions).
+type ConsumeOptions = struct {
+	Concurrency       int
+	VisibilityTimeout time.Duration
+}
+
+// Consumer delivers the messages of a topic to a handler until ctx ends;
+// memory.Queue and redis.Queue implement it.
+type Consumer interface {
+	Consume(ctx context.Context, topic, group, consumer string, opts ConsumeOptions,
+		handle func(ctx context.Context, msg QueueMessage) error) error
+}
+
+// Work runs async runs from q, concurrency at a time, and reaps the runs
+// whose process died, until ctx ends; it then waits for the runs it holds
+// to stop (they are left for another process). Every process may run a
+// worker: the queue gives each run to one, and leases keep a run with one
+// process at a time.
+//
+// group is the consumer group: processes of one deployment share one;
+// two deployments on one Redis must not (a run of the other's database is
+// acknowledged and dropped), so the composition root derives it from the
+// database.
+func (s *Service) Work(ctx context.Context, q Consumer, group string, concurrency int) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.reapEvery(ctx, s.d.Lease/2)
+	}()
+	opts := ConsumeOptions{Concurrency: concurrency, VisibilityTimeout: s.d.Lease}
+	for ctx.Err() == nil {
+		err := q.Consume(ctx, RunTopic, group, s.d.Owner, opts, func(ctx context.Context, msg QueueMessage) error {
+			return s.HandleRun(ctx, msg.Payload)
+		})
+		if err != nil && ctx.Err() == nil {
+			s.d.Log.Warn("workflow worker: the queue failed; retrying", "err", err)
+			sleepCtx(ctx, time.Second)
+		}
+	}
+	<-done
+}
+
+// reapEvery calls Reap every interval until ctx ends.
+func (s *Service) reapEvery(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if err := s.Reap(ctx); err != nil && ctx.Err() == nil {
+			s.d.Log.Warn("workflow worker: reaping expired runs failed", "err", err)
+		}
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}

@@ -1,0 +1,142 @@
+// Package chatflow serves POST /v1/workflows/chat: a workflow run as one
+// turn of a conversation, answered with Coze's chat events.
+package chatflow
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/cloudwego/hertz/pkg/app"
+
+	convapp "github.com/pergola-ai/pergola/application/conversation"
+	workflowapp "github.com/pergola-ai/pergola/application/workflow"
+	"github.com/pergola-ai/pergola/backend/api/conversations"
+	"github.com/pergola-ai/pergola/backend/api/httpx"
+	"github.com/pergola-ai/pergola/domain/conversation"
+	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/domain/identity"
+	"github.com/pergola-ai/pergola/domain/workflow"
+)
+
+// UserInput is the start node parameter that receives the user's message,
+// as Coze names it.
+const UserInput = "USER_INPUT"
+
+// RunModeChatflow is the run mode of workflows run as a conversation turn.
+const RunModeChatflow workflow.RunMode = "chatflow"
+
+// Handlers serves the chatflow route.
+type Handlers struct {
+	Workflows *workflowapp.Service
+	Convs     *convapp.Service
+}
+
+type chatRequest struct {
+	WorkflowID         httpx.ID                     `json:"workflow_id"`
+	AdditionalMessages []conversations.EnterMessage `json:"additional_messages"`
+	Parameters         json.RawMessage              `json:"parameters"`
+	AppID              string                       `json:"app_id"`
+	BotID              httpx.ID                     `json:"bot_id"`
+	ConversationID     httpx.ID                     `json:"conversation_id"`
+	Ext                map[string]string            `json:"ext"`
+}
+
+// Chat answers POST /v1/workflows/chat. The last of additional_messages
+// (a user message) is the start node's USER_INPUT, beside parameters; the
+// messages are added to the conversation (a new one when conversation_id
+// is empty), then the workflow's messages stream as the bot's answer and
+// are kept in the conversation. Errors found before the run starts are
+// JSON answers; a failed run is conversation.chat.failed.
+func (h Handlers) Chat(ctx context.Context, c *app.RequestContext) error {
+	var req chatRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		return err
+	}
+	p := httpx.Caller(c)
+	in, msgs, err := req.toApp()
+	if err != nil {
+		return err
+	}
+	pr, err := h.Workflows.Prepare(ctx, p, in)
+	if err != nil {
+		return err
+	}
+	conv, err := h.conversation(ctx, p, &req)
+	if err != nil {
+		return err
+	}
+	for _, m := range msgs {
+		if _, err := h.Convs.CreateMessage(ctx, p, conv.ID, m); err != nil {
+			return err
+		}
+	}
+	q := newQueue()
+	go func() {
+		out, err := pr.Execute(context.WithoutCancel(ctx), q)
+		q.finish(out, err)
+	}()
+	t := &turn{h: h, caller: p, conv: conv, q: q}
+	t.write(ctx, c)
+	return nil
+}
+
+// toApp checks the request and converts it into the run and the messages
+// to keep.
+func (r *chatRequest) toApp() (workflowapp.RunRequest, []convapp.MessageInput, error) {
+	in := workflowapp.RunRequest{WorkflowID: int64(r.WorkflowID), BotID: int64(r.BotID), Mode: RunModeChatflow,
+		Stream: true, UserID: r.Ext["user_id"]}
+	if in.WorkflowID == 0 {
+		return in, nil, errs.Invalid("workflow_id", "is required")
+	}
+	msgs, err := conversations.EnterMessages("additional_messages", r.AdditionalMessages)
+	if err != nil {
+		return in, nil, err
+	}
+	if len(msgs) == 0 {
+		return in, nil, errs.Invalid("additional_messages", "must hold the user's message")
+	}
+	last := msgs[len(msgs)-1]
+	if last.Role != conversation.RoleUser {
+		return in, nil, errs.Invalid("additional_messages["+itoa(len(msgs)-1)+"].role", "the last message must be the user's")
+	}
+	if in.Params, err = parameters(r.Parameters); err != nil {
+		return in, nil, err
+	}
+	in.Params[UserInput] = last.Content
+	return in, msgs, nil
+}
+
+// conversation returns the conversation of the turn: the one named, or a
+// new one (bound to the bot when one is named).
+func (h Handlers) conversation(ctx context.Context, p identity.Principal, r *chatRequest) (*conversation.Conversation, error) {
+	if r.ConversationID == 0 {
+		return h.Convs.Create(ctx, p, convapp.CreateInput{BotID: int64(r.BotID)})
+	}
+	conv, err := h.Convs.Get(ctx, p, int64(r.ConversationID))
+	if err != nil {
+		return nil, err
+	}
+	if r.BotID != 0 && conv.BotID != 0 && conv.BotID != int64(r.BotID) {
+		return nil, errs.Invalid("conversation_id", "conversation %d belongs to bot %d, not to bot %d", conv.ID, conv.BotID, int64(r.BotID))
+	}
+	return conv, nil
+}
+
+// parameters reads the parameters: an object, or text holding one.
+func parameters(raw json.RawMessage) (map[string]any, error) {
+	s := strings.TrimSpace(string(raw))
+	if s == "" || s == "null" {
+		return map[string]any{}, nil
+	}
+	if s[0] == '"' {
+		if err := json.Unmarshal([]byte(s), &s); err != nil {
+			return nil, errs.Invalid("parameters", "is not valid JSON: %v", err)
+		}
+	}
+	out := map[string]any{}
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		return nil, errs.Invalid("parameters", "must be a JSON object: %v", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,145 @@
+// Package wfimport holds the handler that imports Coze Studio workflows:
+// POST /api/workflows/import converts a canvas and creates a draft.
+package wfimport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/cloudwego/hertz/pkg/app"
+
+	workflowapp "github.com/pergola-ai/pergola/application/workflow"
+	"github.com/pergola-ai/pergola/backend/api/httpx"
+	"github.com/pergola-ai/pergola/backend/api/workflows"
+	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/domain/workflow"
+	wf "github.com/pergola-ai/pergola/workflow"
+	"github.com/pergola-ai/pergola/workflow/cozeimport"
+)
+
+// Handler serves the import route.
+type Handler struct {
+	Svc *workflowapp.Service
+}
+
+// defaultName names a workflow imported without a name.
+const defaultName = "imported_workflow"
+
+type request struct {
+	WorkspaceID  httpx.ID        `json:"workspace_id"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	Canvas       json.RawMessage `json:"canvas"`
+	AllowPartial bool            `json:"allow_partial"`
+	Mappings     mappings        `json:"mappings"`
+}
+
+// mappings map the ids of a canvas to Pergola's.
+type mappings struct {
+	Models         map[string]string      `json:"models"`
+	DefaultModelID string                 `json:"default_model_id"`
+	Plugins        map[string]httpx.ID    `json:"plugins"`
+	Tables         map[string]httpx.ID    `json:"tables"`
+	Workflows      map[string]workflowRef `json:"workflows"`
+}
+
+type workflowRef struct {
+	ID      httpx.ID `json:"id"`
+	Version int64    `json:"version"`
+}
+
+// response is the answer: the new workflow and the conversion report.
+type response struct {
+	Workflow *workflows.WorkflowDTO `json:"workflow,omitempty"`
+	Report   cozeimport.Report      `json:"report"`
+	Problems []problem              `json:"problems,omitempty"`
+}
+
+type problem struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// Import answers POST /api/workflows/import: 201 with the draft workflow
+// and the report. A canvas with unsupported nodes answers 400 naming each
+// and creates nothing, unless allow_partial; a converted definition that
+// does not validate answers 400 with its problems; both carry the report.
+func (h Handler) Import(ctx context.Context, c *app.RequestContext) error {
+	var req request
+	if err := httpx.BindJSON(c, &req); err != nil {
+		return err
+	}
+	if s := strings.TrimSpace(string(req.Canvas)); s == "" || s == "null" {
+		return errs.Invalid("canvas", "is required: the workflow exported from Coze Studio")
+	}
+	res, err := cozeimport.Convert(req.Canvas, req.options())
+	if err != nil {
+		return err
+	}
+	if len(res.Report.Unsupported) > 0 && !req.AllowPartial {
+		fail(c, "canvas: nodes that cannot be converted (pass allow_partial to import the rest): "+
+			res.Report.UnsupportedText(), response{Report: res.Report})
+		return nil
+	}
+	def, err := res.Definition.Marshal()
+	if err != nil {
+		return err
+	}
+	if req.Name == "" {
+		req.Name = defaultName
+	}
+	w, err := h.Svc.Create(ctx, httpx.Caller(c), workflowapp.CreateInput{WorkspaceID: int64(req.WorkspaceID),
+		Name: req.Name, Description: req.Description, Definition: def})
+	var verr *wf.ValidationError
+	if errors.As(err, &verr) {
+		fail(c, "the converted workflow is invalid: "+err.Error(), response{Report: res.Report, Problems: problems(err)})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	dto := newWorkflowDTO(w)
+	c.JSON(http.StatusCreated, httpx.Envelope{Data: response{Workflow: &dto, Report: res.Report}})
+	return nil
+}
+
+func (r *request) options() cozeimport.Options {
+	o := cozeimport.Options{Models: r.Mappings.Models, DefaultModelID: r.Mappings.DefaultModelID,
+		Plugins: map[string]int64{}, Tables: map[string]int64{}, Workflows: map[string]cozeimport.WorkflowRef{},
+		AllowPartial: r.AllowPartial}
+	for k, v := range r.Mappings.Plugins {
+		o.Plugins[k] = int64(v)
+	}
+	for k, v := range r.Mappings.Tables {
+		o.Tables[k] = int64(v)
+	}
+	for k, v := range r.Mappings.Workflows {
+		o.Workflows[k] = cozeimport.WorkflowRef{ID: int64(v.ID), Version: v.Version}
+	}
+	return o
+}
+
+// fail answers 400 with the report, so the caller sees what was converted.
+func fail(c *app.RequestContext, msg string, data response) {
+	c.JSON(http.StatusBadRequest, httpx.Envelope{Code: httpx.CodeInvalid, Msg: msg, Data: data,
+		Detail: &httpx.Detail{LogID: httpx.LogID(c)}})
+}
+
+func problems(err error) []problem {
+	var out []problem
+	for _, p := range wf.Problems(err) {
+		out = append(out, problem{Field: p.Field, Message: p.Reason})
+	}
+	return out
+}
+
+// newWorkflowDTO renders the new workflow as the console's workflow routes do.
+func newWorkflowDTO(w *workflow.Workflow) workflows.WorkflowDTO {
+	return workflows.WorkflowDTO{ID: httpx.ID(w.ID), WorkspaceID: httpx.ID(w.WorkspaceID), CreatorID: httpx.ID(w.CreatorID),
+		Name: w.Name, Description: w.Description, Definition: json.RawMessage(w.Definition), DraftRevision: w.DraftRevision,
+		PublishedVersion: w.PublishedVersion, PublishedAt: httpx.UnixPtr(w.PublishedAt),
+		CreatedAt: httpx.Unix(w.CreatedAt), UpdatedAt: httpx.Unix(w.UpdatedAt)}
+}

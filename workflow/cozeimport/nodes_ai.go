@@ -1,0 +1,153 @@
+package cozeimport
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/pergola-ai/pergola/domain/errs"
+)
+
+// llmSettings are the settings of an LLM node, kept by Coze as a list of
+// named literals in llmParam.
+type llmSettings struct {
+	model, prompt, system     string
+	temperature, topP         *float64
+	maxTokens, responseFormat int
+}
+
+func (nc *nodeConv) llmSettings() (llmSettings, error) {
+	var list []*cozeParam
+	if err := json.Unmarshal(nc.in.LLMParam, &list); err != nil {
+		return llmSettings{}, errs.Invalid(nc.at+".data.inputs.llmParam", "is not a list of parameters: %v", err)
+	}
+	var s llmSettings
+	num := func(name string) *float64 {
+		t, ok := paramText(list, name)
+		if f, err := strconv.ParseFloat(t, 64); ok && err == nil {
+			return &f
+		}
+		return nil
+	}
+	s.model, _ = paramText(list, "modelType")
+	s.prompt, _ = paramText(list, "prompt")
+	s.system, _ = paramText(list, "systemPrompt")
+	s.temperature, s.topP = num("temperature"), num("topP")
+	if f := num("maxTokens"); f != nil {
+		s.maxTokens = int(*f)
+	}
+	if f := num("responseFormat"); f != nil {
+		s.responseFormat = int(*f)
+	}
+	if t, _ := paramText(list, "enableChatHistory"); t == "true" {
+		nc.flag("chat history is not given to workflow LLM nodes")
+	}
+	return s, nil
+}
+
+// modelID maps a Coze model (modelType) to a Pergola model.
+func (nc *nodeConv) modelID(coze string) string {
+	if id, ok := nc.c.opts.Models[coze]; ok {
+		return id
+	}
+	if nc.c.opts.DefaultModelID != "" {
+		nc.flag("model %s of Coze Studio replaced by the default model %s", coze, nc.c.opts.DefaultModelID)
+		return nc.c.opts.DefaultModelID
+	}
+	nc.flag("model %s is a Coze Studio model: map it to a Pergola model", coze)
+	return "coze-" + coze
+}
+
+// convertLLM: prompts, sampling, text or JSON output, plugin tools.
+func convertLLM(nc *nodeConv) error {
+	if err := nc.inputParams(); err != nil {
+		return err
+	}
+	s, err := nc.llmSettings()
+	if err != nil {
+		return err
+	}
+	cfg := map[string]any{"model_id": nc.modelID(s.model)}
+	if cfg["prompt"], err = nc.template(s.prompt); err != nil {
+		return err
+	}
+	if s.system != "" {
+		if cfg["system"], err = nc.template(s.system); err != nil {
+			return err
+		}
+	}
+	if s.temperature != nil {
+		cfg["temperature"] = *s.temperature
+	}
+	if s.topP != nil {
+		cfg["top_p"] = *s.topP
+	}
+	if s.maxTokens > 0 {
+		cfg["max_tokens"] = s.maxTokens
+	}
+	outs, err := nc.declaredOutputs()
+	if err != nil {
+		return err
+	}
+	for i := 0; i < len(outs); i++ {
+		if outs[i].Name == "reasoning_content" {
+			nc.flag("the reasoning_content output is not produced")
+			outs = append(outs[:i], outs[i+1:]...)
+			i--
+		}
+	}
+	nc.node.Outputs = outs
+	if s.responseFormat == 2 && !(len(outs) == 1 && outs[0].Type == "string") {
+		cfg["output"] = "json"
+	}
+	if tools := nc.llmTools(); len(tools) > 0 {
+		cfg["tools"] = tools
+	}
+	return nc.config(cfg)
+}
+
+// llmTools converts the plugin tools of an LLM node; workflow and
+// knowledge skills are reported.
+func (nc *nodeConv) llmTools() []map[string]any {
+	fc := nc.in.FCParam
+	if fc == nil {
+		return nil
+	}
+	if len(fc.WorkflowFCParam) > 0 && string(fc.WorkflowFCParam) != "null" {
+		nc.flag("workflow skills are left out: Pergola LLM nodes call plugin tools only")
+	}
+	if len(fc.KnowledgeFCParam) > 0 && string(fc.KnowledgeFCParam) != "null" {
+		nc.flag("knowledge skills are left out: Pergola has no knowledge retrieval")
+	}
+	var tools []map[string]any
+	if fc.PluginFCParam != nil {
+		for _, p := range fc.PluginFCParam.PluginList {
+			tools = append(tools, map[string]any{"plugin_id": nc.pluginID(string(p.PluginID)), "tool": p.APIName})
+		}
+	}
+	return tools
+}
+
+// convertIntent: the intents become ports; the query input is classified.
+func convertIntent(nc *nodeConv) error {
+	if err := nc.inputParams(); err != nil {
+		return err
+	}
+	var llm struct {
+		ModelType    flexString  `json:"modelType"`
+		SystemPrompt *blockInput `json:"systemPrompt"`
+	}
+	if len(nc.in.LLMParam) > 0 {
+		if err := json.Unmarshal(nc.in.LLMParam, &llm); err != nil {
+			return errs.Invalid(nc.at+".data.inputs.llmParam", "cannot be read: %v", err)
+		}
+	}
+	intents := make([]map[string]string, 0, len(nc.in.Intents))
+	for _, in := range nc.in.Intents {
+		intents = append(intents, map[string]string{"name": in.Name})
+	}
+	cfg := map[string]any{"model_id": nc.modelID(string(llm.ModelType)), "intents": intents}
+	if sys, ok := llm.SystemPrompt.literalText(); ok && sys != "" {
+		cfg["system"] = sys
+	}
+	return nc.config(cfg)
+}

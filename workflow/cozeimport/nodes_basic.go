@@ -1,0 +1,130 @@
+package cozeimport
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pergola-ai/pergola/domain/errs"
+)
+
+// convertStart: the start node's declared outputs are the parameters.
+func convertStart(nc *nodeConv) error {
+	outs, err := nc.declaredOutputs()
+	nc.node.Outputs = outs
+	return err
+}
+
+// convertEnd: terminatePlan returnVariables returns the inputs;
+// useAnswerContent renders the content template.
+func convertEnd(nc *nodeConv) error {
+	if err := nc.inputParams(); err != nil {
+		return err
+	}
+	if nc.in.TerminatePlan != "useAnswerContent" {
+		return nc.config(map[string]string{"mode": "variables"})
+	}
+	text, _ := nc.in.Content.literalText()
+	tmpl, err := nc.template(text)
+	if err != nil {
+		return err
+	}
+	return nc.config(map[string]string{"mode": "text", "template": tmpl})
+}
+
+// convertEmitter: an output emitter shows its content as a message.
+func convertEmitter(nc *nodeConv) error {
+	if err := nc.inputParams(); err != nil {
+		return err
+	}
+	text, _ := nc.in.Content.literalText()
+	tmpl, err := nc.template(text)
+	if err != nil {
+		return err
+	}
+	return nc.config(map[string]string{"template": tmpl})
+}
+
+// convertCode keeps JavaScript (language 5). Python (language 3) cannot
+// run here: its source is kept in a comment above a main that fails, and
+// the node is reported as needing conversion.
+func convertCode(nc *nodeConv) error {
+	if err := nc.inputParams(); err != nil {
+		return err
+	}
+	outs, err := nc.declaredOutputs()
+	if err != nil {
+		return err
+	}
+	nc.node.Outputs = outs
+	code := nc.in.Code
+	switch nc.in.Language {
+	case "5":
+	case "3":
+		nc.flag("Python code kept as a comment: port it to JavaScript, main({ params }) returning the outputs")
+		msg := strconv.Quote(fmt.Sprintf("node %s: its Python code must be ported to JavaScript", nc.n.ID))
+		code = "/* Python code imported from Coze Studio, to port:\n" + strings.ReplaceAll(code, "*/", "* /") +
+			"\n*/\nfunction main({ params }) {\n  throw new Error(" + msg + ");\n}\n"
+	default:
+		return unsupported("code in language %q cannot be run", nc.in.Language)
+	}
+	return nc.config(map[string]string{"language": "javascript", "code": code})
+}
+
+// convertPlugin: apiParam names the plugin and the tool; the inputs are
+// the tool's arguments.
+func convertPlugin(nc *nodeConv) error {
+	if err := nc.inputParams(); err != nil {
+		return err
+	}
+	outs, err := nc.declaredOutputs()
+	if err != nil {
+		return err
+	}
+	nc.node.Outputs = outs
+	pluginID, _ := paramText(nc.in.APIParam, "pluginID")
+	tool, _ := paramText(nc.in.APIParam, "apiName")
+	if pluginID == "" || tool == "" {
+		return errs.Invalid(nc.at+".data.inputs.apiParam", "must name the plugin (pluginID) and the tool (apiName)")
+	}
+	id := nc.pluginID(pluginID)
+	return nc.config(map[string]any{"plugin_id": id, "tool": tool})
+}
+
+// pluginID maps a Coze plugin id to Pergola's.
+func (nc *nodeConv) pluginID(coze string) int64 {
+	if id, ok := nc.c.opts.Plugins[coze]; ok {
+		return id
+	}
+	nc.flag("plugin %s is a Coze Studio plugin: map it to a Pergola plugin", coze)
+	id, _ := strconv.ParseInt(coze, 10, 64)
+	return id
+}
+
+// convertSubWorkflow runs a mapped Pergola workflow.
+func convertSubWorkflow(nc *nodeConv) error {
+	if err := nc.inputParams(); err != nil {
+		return err
+	}
+	outs, err := nc.declaredOutputs()
+	if err != nil {
+		return err
+	}
+	nc.node.Outputs = outs
+	ref, ok := nc.c.opts.Workflows[string(nc.in.WorkflowID)]
+	if !ok {
+		nc.flag("workflow %s is a Coze Studio workflow: import it and map it to a published Pergola workflow", nc.in.WorkflowID)
+		ref.ID, _ = strconv.ParseInt(string(nc.in.WorkflowID), 10, 64)
+		ref.Version = 1
+	}
+	return nc.config(map[string]int64{"workflow_id": ref.ID, "version": ref.Version})
+}
+
+// paramText returns the literal text of the param named name.
+func paramText(params []*cozeParam, name string) (string, bool) {
+	p := findParam(params, name)
+	if p == nil {
+		return "", false
+	}
+	return p.Input.literalText()
+}
