@@ -175,6 +175,21 @@ func (m *memStore) UpdateChat(_ context.Context, _, id int64, fn func(*conversat
 	return &c, nil
 }
 
+func (m *memStore) LatestChat(_ context.Context, _ int64) (*conversation.Chat, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var latest *conversation.Chat
+	for id := range m.chats {
+		if c := m.chats[id]; latest == nil || c.ID > latest.ID {
+			latest = &c
+		}
+	}
+	if latest == nil {
+		return nil, errs.NotFound("chat", "latest")
+	}
+	return latest, nil
+}
+
 func (m *memStore) StartChat(ctx context.Context, c *conversation.Chat, msgs []*conversation.Message) error {
 	if err := m.CreateChat(ctx, c); err != nil {
 		return err

@@ -44,6 +44,19 @@ type ToolSource interface {
 	BotTools(ctx context.Context, b *bot.Bot, cfg *bot.Config) ([]tool.BaseTool, error)
 }
 
+// ToolResumer continues a tool that ended a turn to ask the end user
+// something (a workflow's question node): the end user's next message in
+// the conversation answers it.
+type ToolResumer interface {
+	// Asks reports whether a tool's result is such a question.
+	Asks(result string) bool
+	// ResumeTool answers it. The result is another question (Asks is
+	// true), or the bot's answer already streamed (answered), or a result
+	// the model continues with. errs.ErrInvalid: the message does not
+	// answer the question, which stays open.
+	ResumeTool(ctx context.Context, b *bot.Bot, asked, answer string) (result string, answered bool, err error)
+}
+
 // Models resolves a bot's model configuration.
 type Models interface {
 	Get(ctx context.Context, id string) (*llm.Model, error)

@@ -30,6 +30,8 @@ type turn struct {
 	// ephemeral turns (the OpenAI-compatible endpoint) store nothing:
 	// the caller keeps the conversation.
 	ephemeral bool
+	// resume is the question of an earlier turn this turn answers.
+	resume *resumeTurn
 	// stored reports whether the chat and its question were stored; nil
 	// when they were before the run began.
 	stored <-chan error
@@ -46,9 +48,11 @@ func (t *turn) newMessage(s *Service, typ, content string) *conversation.Message
 	}
 }
 
-// state is what a chat waiting for tool outputs keeps in Chat.State.
+// state is what a chat keeps in Chat.State to be continued: waiting for
+// client tool outputs, or having asked the end user a tool's question.
 type state struct {
 	Transcript []*schema.Message `json:"transcript"`
+	Asked      *askedTool        `json:"asked,omitempty"`
 }
 
 // execute runs the agent to its end and records the outcome.
@@ -58,7 +62,12 @@ func (s *Service) execute(ctx context.Context, t *turn) {
 	c := t.chat
 	ctx = bot.WithRunScope(ctx, bot.RunScope{BotID: c.BotID, WorkspaceID: c.WorkspaceID, Version: c.BotVersion,
 		ConnectorID: c.ConnectorID, UserID: c.UserID, ChatID: c.ID, ConversationID: c.ConversationID})
-	err := s.runAgent(ctx, t, rs)
+	var err error
+	if t.resume != nil {
+		err = s.resumeTool(ctx, t, rs)
+	} else {
+		err = s.runAgent(ctx, t, rs)
+	}
 	if errors.Is(err, compose.ErrExceedMaxSteps) && len(rs.pending) == 0 {
 		err = s.lastCall(ctx, t, rs)
 	}
@@ -188,10 +197,18 @@ func (s *Service) finish(ctx context.Context, t *turn, rs *runState, runErr erro
 // transcript is what a chat waiting for client tools resumes from: what
 // the model saw, its tool calls, and the results of the server tools.
 func (s *Service) transcript(rs *runState) []byte {
-	if len(rs.pending) == 0 || rs.lastOutput == nil {
+	if rs.asked != nil && rs.askedFrom != nil {
+		b, _ := json.Marshal(state{Transcript: rs.askedFrom, Asked: rs.asked})
+		return b
+	}
+	if (len(rs.pending) == 0 && rs.asked == nil) || rs.lastOutput == nil {
 		return nil
 	}
 	msgs := append(append([]*schema.Message{}, rs.lastInput...), rs.lastOutput)
+	if rs.asked != nil { // the model's call of the asking tool, without results
+		b, _ := json.Marshal(state{Transcript: msgs, Asked: rs.asked})
+		return b
+	}
 	msgs = append(msgs, rs.results...)
 	b, _ := json.Marshal(state{Transcript: msgs})
 	return b
@@ -214,7 +231,7 @@ func outcome(c *conversation.Chat, runErr, ctxErr error, pending []conversation.
 	default:
 		c.Status = conversation.ChatCompleted
 		c.CompletedAt = &now
-		c.State = nil
+		c.State = transcript // a tool's open question, or nothing
 	}
 }
 

@@ -24,6 +24,7 @@ type Deps struct {
 	IDs           IDs
 	Broadcaster   Broadcaster  // carries cancels between processes; nil: this process only
 	Tools         []ToolSource // plugins, tables, workflows
+	Resumer       ToolResumer  // tools that ask the end user (workflow questions); may be nil
 	Hooks         []Hook
 	Log           *slog.Logger
 	Now           func() time.Time

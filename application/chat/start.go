@@ -79,6 +79,13 @@ func (s *Service) Start(ctx context.Context, p identity.Principal, req Request, 
 		Status: conversation.ChatInProgress, MetaData: nonNil(req.MetaData), CreatedAt: now,
 	}
 	t := &turn{chat: chat, cfg: cfg, compiled: c, scope: scope, sink: sink, hidden: !req.AutoSaveHistory}
+	if t.resume, err = s.openQuestion(ctx, conv.ID, b); err != nil {
+		return nil, fmt.Errorf("chat: open question: %w", err)
+	}
+	if t.resume != nil {
+		last := req.AdditionalMessages[len(req.AdditionalMessages)-1]
+		t.resume.answer = contentText(last.ContentType, last.Content)
+	}
 	asked := t.storedInputs(s, req.AdditionalMessages)
 	t.input = append([]*schema.Message{schema.SystemMessage(systemPrompt(cfg, values, now))}, toModel(history)...)
 	t.input = append(t.input, toModel(derefs(asked))...)

@@ -35,6 +35,16 @@ type runState struct {
 	text       strings.Builder
 	modelStart time.Time
 	direct     string // the call id of a tool that answers for the bot
+	asked      *askedTool
+	askedFrom  []*schema.Message // the transcript an open question resumes, kept across turns
+}
+
+// askedTool is a tool call that ended the turn with a question for the
+// end user; the next message of the conversation answers it.
+type askedTool struct {
+	CallID  string `json:"call_id"`
+	Name    string `json:"name"`
+	Payload string `json:"payload"`
 }
 
 type runKey struct{}
@@ -193,6 +203,11 @@ func (rs *runState) toolResult(ctx context.Context, name, callID, args, result s
 	direct := rs.direct != "" && rs.direct == callID
 	rs.mu.Unlock()
 	if direct {
+		if r := rs.s.d.Resumer; r != nil && r.Asks(result) {
+			rs.mu.Lock()
+			rs.asked = &askedTool{CallID: callID, Name: name, Payload: result}
+			rs.mu.Unlock()
+		}
 		rs.directAnswer(ctx, result)
 		return
 	}

@@ -51,6 +51,9 @@ func (o *ToolOutput) Message(content string) {
 // bot's answer (streamed already through AnswerDelta, or sent whole) and
 // the model is not called again.
 func (o *ToolOutput) AnswerDirectly() error {
+	if o.callID == "" {
+		return nil // resuming a tool outside the agent: the turn ends anyway
+	}
 	o.rs.mu.Lock()
 	o.rs.direct = o.callID
 	o.rs.mu.Unlock()

@@ -37,6 +37,7 @@ type Config struct {
 	RateLimit         int           `yaml:"rate_limit"` // requests per token per minute; 0 disables
 	CORSOrigins       []string      `yaml:"cors_origins"`
 	ShutdownTimeout   time.Duration `yaml:"shutdown_timeout"`
+	WorkflowLease     time.Duration `yaml:"workflow_lease"` // how long a run stays with a process that stopped renewing it
 }
 
 // Defaults are the embedded-default settings.
@@ -51,6 +52,7 @@ func Defaults() Config {
 		RateLimit:       600,
 		CORSOrigins:     []string{"*"},
 		ShutdownTimeout: 15 * time.Second,
+		WorkflowLease:   30 * time.Second,
 	}
 }
 
@@ -117,6 +119,13 @@ func applyEnv(cfg *Config, env Lookup) error {
 			*dst = n
 		}
 	}
+	if v, ok := env("PERGOLA_WORKFLOW_LEASE"); ok {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil {
+			return fmt.Errorf("PERGOLA_WORKFLOW_LEASE: must be a duration such as 30s, got %q", v)
+		}
+		cfg.WorkflowLease = d
+	}
 	if v, ok := env("PERGOLA_SHUTDOWN_TIMEOUT"); ok {
 		d, err := time.ParseDuration(strings.TrimSpace(v))
 		if err != nil {
@@ -178,6 +187,9 @@ func (c Config) Validate() error {
 	}
 	if c.RateLimit < 0 {
 		return fmt.Errorf("PERGOLA_RATE_LIMIT: must be 0 (off) or a positive number of requests per minute")
+	}
+	if c.WorkflowLease < 300*time.Millisecond {
+		return fmt.Errorf("PERGOLA_WORKFLOW_LEASE: must be at least 300ms, got %s", c.WorkflowLease)
 	}
 	if c.ShutdownTimeout <= 0 {
 		return fmt.Errorf("PERGOLA_SHUTDOWN_TIMEOUT: must be positive")

@@ -71,6 +71,9 @@ type ChatStore interface {
 	// UpdateChat runs fn on the chat inside a transaction holding its row;
 	// fn's error aborts with nothing written.
 	UpdateChat(ctx context.Context, conversationID, id int64, fn func(*Chat) error) (*Chat, error)
+	// LatestChat returns the conversation's most recent chat, or
+	// errs.ErrNotFound when it has none.
+	LatestChat(ctx context.Context, conversationID int64) (*Chat, error)
 	// StartChat stores a new chat with its first messages, atomically.
 	StartChat(ctx context.Context, c *Chat, msgs []*Message) error
 	// FinishChat stores msgs and runs fn on the chat in one transaction

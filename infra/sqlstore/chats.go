@@ -173,6 +173,20 @@ func (s *ChatStore) GetChat(ctx context.Context, conversationID, id int64) (*con
 	return chatFromRow(&row)
 }
 
+// LatestChat returns the conversation's most recent chat, or
+// errs.ErrNotFound when it has none.
+func (s *ChatStore) LatestChat(ctx context.Context, conversationID int64) (*conversation.Chat, error) {
+	var row chatRow
+	err := s.db.gorm.WithContext(ctx).Where("conversation_id = ?", conversationID).Order("id DESC").Take(&row).Error
+	if isNoRow(err) {
+		return nil, errs.NotFound("chat of conversation", strconv.FormatInt(conversationID, 10))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: latest chat: %w", err)
+	}
+	return chatFromRow(&row)
+}
+
 // UpdateChat runs fn on the chat inside a transaction that holds its row
 // (SELECT ... FOR UPDATE on MySQL, the write lock on SQLite) and saves the
 // result; ID, WorkspaceID, ConversationID and CreatedAt are kept. Two

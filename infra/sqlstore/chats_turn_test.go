@@ -62,6 +62,14 @@ func testChatTurnWrites(t *testing.T, db *DB) {
 	if len(got) != 1 || got[0].Content != "hi" || a.ID == 0 {
 		t.Fatalf("chat messages = %v", contents(got))
 	}
+	later := &conversation.Chat{WorkspaceID: wsA, ConversationID: c.ID, SectionID: c.SectionID, BotID: botX, Status: conversation.ChatInProgress}
+	mustNot(t, chats.StartChat(ctx, later, nil))
+	if latest, err := chats.LatestChat(ctx, c.ID); err != nil || latest.ID != later.ID {
+		t.Fatalf("latest chat = %+v, %v; want %d", latest, err, later.ID)
+	}
+	if _, err := chats.LatestChat(ctx, 987654); !errors.Is(err, errs.ErrNotFound) {
+		t.Fatalf("latest chat of a conversation without chats: %v", err)
+	}
 	if _, err := chats.FinishChat(ctx, c.ID, 424242, nil, func(*conversation.Chat) error { return nil }); !errors.Is(err, errs.ErrNotFound) {
 		t.Fatalf("finish of an unknown chat: %v", err)
 	}

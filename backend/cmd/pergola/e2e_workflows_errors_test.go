@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/pergola-ai/pergola/workflow"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -111,14 +112,14 @@ func TestWorkflowBadInputThroughTheAPI(t *testing.T) {
 
 	// Wrong requests are JSON errors, before anything runs.
 	s.call(t, "POST", "/v1/workflow/stream_run", bootstrapToken, map[string]any{"workflow_id": id}).fails(t, 400, 4000, "parameters.mode: is required")
-	s.call(t, "POST", "/v1/workflow/run", bootstrapToken, map[string]any{"workflow_id": id, "is_async": true}).fails(t, 400, 4000, "is_async")
+	s.call(t, "POST", "/v1/workflow/run", bootstrapToken, map[string]any{"workflow_id": id, "is_async": true}).fails(t, 400, 4000, "parameters.mode: is required")
 	s.call(t, "GET", "/v1/workflows/"+id+"/run_histories/123", bootstrapToken, nil).fails(t, 404, 4200, "run 123 not found")
 	draft := s.call(t, "POST", "/api/workflows", bootstrapToken, map[string]any{"workspace_id": c.ws, "name": "draft_only"}).must(t, 201)
 	s.call(t, "POST", "/v1/workflow/run", bootstrapToken, map[string]any{"workflow_id": str(draft.data, "id")}).fails(t, 400, 4000, "is not published")
 
 	nodes := s.call(t, "GET", "/api/workflow-nodes", bootstrapToken, nil).must(t, 200)
-	if n := len(items(t, nodes.data, "types")); n != 25 {
-		t.Errorf("%d node types described, want 25", n)
+	if n, want := len(items(t, nodes.data, "types")), len(workflow.NewCatalog().Types()); n != want || n < 25 {
+		t.Errorf("%d node types described, want every type of the catalog (%d)", n, want)
 	}
 	s.call(t, "GET", "/healthz", "", nil).must(t, 200)
 }

@@ -142,7 +142,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	}
 	wft.attach(workflows)
 	tools := append(append(plugins.tools, tables.tools...), wft.tools()...)
-	chats := newChat(db, log, reg, registry, bots, convs, shared.bus, tools)
+	chats := newChat(db, log, reg, registry, bots, convs, shared.bus, tools, wft.resumer())
 	if err := chats.Listen(ctx); err != nil {
 		return api.Deps{}, cleanup, fmt.Errorf("listen for chat cancels: %w", err)
 	}

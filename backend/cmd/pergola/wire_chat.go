@@ -21,11 +21,11 @@ import (
 
 // newChat wires the agent runtime.
 func newChat(db *sqlstore.DB, log *slog.Logger, reg prometheus.Registerer, models *modelreg.Registry,
-	bots *botapp.Service, convs *convapp.Service, bus chatapp.Broadcaster, tools []chatapp.ToolSource) *chatapp.Service {
+	bots *botapp.Service, convs *convapp.Service, bus chatapp.Broadcaster, tools []chatapp.ToolSource, resumer chatapp.ToolResumer) *chatapp.Service {
 	return chatapp.New(chatapp.Deps{
 		Bots: bots, Conversations: conversations{convs}, Messages: db.Messages(), Chats: db.Chats(),
 		Models: models, ChatModels: provider.Factory{HTTPClient: modelClient()}, IDs: db.IDs(), Broadcaster: bus,
-		Tools: tools, Hooks: []chatapp.Hook{metrics.NewChatHook(reg)}, Log: log,
+		Tools: tools, Resumer: resumer, Hooks: []chatapp.Hook{metrics.NewChatHook(reg)}, Log: log,
 	})
 }
 

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
+
 	botapp "github.com/pergola-ai/pergola/application/bot"
 	chatapp "github.com/pergola-ai/pergola/application/chat"
 	"github.com/pergola-ai/pergola/application/wftool"
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
+	"github.com/pergola-ai/pergola/domain/bot"
+	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/workflow"
 )
 
@@ -42,4 +46,30 @@ func (w *workflowTools) tools() []chatapp.ToolSource {
 		return nil
 	}
 	return []chatapp.ToolSource{w.service()}
+}
+
+// resumer answers, with the end user's next message, the questions that
+// workflow tools ask in chats; nil without a workflow store.
+func (w *workflowTools) resumer() chatapp.ToolResumer {
+	if w.store == nil {
+		return nil
+	}
+	return questionResumer{w.service()}
+}
+
+// questionResumer adapts the workflow tools' questions to the runtime.
+type questionResumer struct{ svc *wftool.Service }
+
+func (q questionResumer) Asks(result string) bool {
+	_, ok := wftool.ParsePending(result)
+	return ok
+}
+
+func (q questionResumer) ResumeTool(ctx context.Context, b *bot.Bot, asked, answer string) (string, bool, error) {
+	p, ok := wftool.ParsePending(asked)
+	if !ok {
+		return "", false, errs.Invalid("answer", "the open question can no longer be read; ask again")
+	}
+	result, err := q.svc.Resume(ctx, b, p, answer)
+	return result, p.Text, err
 }

@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"os"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/components/tool"
@@ -57,10 +55,7 @@ func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Servi
 	if err != nil {
 		return nil, func() {}, fmt.Errorf("PERGOLA_EGRESS_ALLOW: %w", err)
 	}
-	lease, err := workflowLease()
-	if err != nil {
-		return nil, func() {}, err
-	}
+	lease := cfg.WorkflowLease
 	history := workflowapp.NewHistory(db.WorkflowRuns(), log)
 	engine := wf.New(wf.Config{
 		Models:    modelProvider{models: models, factory: provider.Factory{HTTPClient: modelClient()}},
@@ -95,19 +90,6 @@ func workflowGroup(cfg config.Config) string {
 	return "workflow-workers-" + hex.EncodeToString(sum[:6])
 }
 
-// workflowLease reads PERGOLA_WORKFLOW_LEASE, how long a run stays with a
-// process that stopped renewing it (default 30s): tests shorten it.
-func workflowLease() (time.Duration, error) {
-	v := os.Getenv("PERGOLA_WORKFLOW_LEASE")
-	if v == "" {
-		return 30 * time.Second, nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d < 300*time.Millisecond {
-		return 0, fmt.Errorf("PERGOLA_WORKFLOW_LEASE: must be a duration of at least 300ms, such as 30s; got %q", v)
-	}
-	return d, nil
-}
 
 // modelProvider builds the chat models of llm and intent nodes from the
 // model registry.
