@@ -90,7 +90,6 @@ func workflowGroup(cfg config.Config) string {
 	return "workflow-workers-" + hex.EncodeToString(sum[:6])
 }
 
-
 // modelProvider builds the chat models of llm and intent nodes from the
 // model registry.
 type modelProvider struct {
