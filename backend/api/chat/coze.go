@@ -64,7 +64,7 @@ func (h Handlers) run(ctx context.Context, c *app.RequestContext, stream bool, s
 		if err != nil {
 			return err
 		}
-		httpx.OK(c, newChatDTO(chat))
+		httpx.OK(c, NewChat(chat))
 		return nil
 	}
 	q := newQueue()
@@ -105,7 +105,7 @@ func cozeEvent(e chatapp.Event) (string, []byte) {
 	case e.Kind == chatapp.EventDone:
 		v = "[DONE]"
 	case e.Chat != nil:
-		v = newChatDTO(e.Chat)
+		v = NewChat(e.Chat)
 	case e.Message != nil:
 		v = conversations.NewMessage(e.Message)
 	default:
@@ -125,7 +125,7 @@ func (h Handlers) Retrieve(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	httpx.OK(c, newChatDTO(chat))
+	httpx.OK(c, NewChat(chat))
 	return nil
 }
 
@@ -162,7 +162,7 @@ func (h Handlers) Cancel(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	httpx.OK(c, newChatDTO(chat))
+	httpx.OK(c, NewChat(chat))
 	return nil
 }
 

@@ -8,8 +8,9 @@ import (
 	"github.com/pergola-ai/pergola/domain/conversation"
 )
 
-// chatDTO is a chat as Coze's SDKs decode it.
-type chatDTO struct {
+// Chat is a chat as Coze's SDKs decode it; the chatflow handlers send
+// it too.
+type Chat struct {
 	ID             string            `json:"id"`
 	ConversationID string            `json:"conversation_id"`
 	BotID          string            `json:"bot_id"`
@@ -55,8 +56,9 @@ type functionDTO struct {
 	Arguments string `json:"arguments"`
 }
 
-func newChatDTO(c *conversation.Chat) chatDTO {
-	d := chatDTO{
+// NewChat renders a chat for the Coze API.
+func NewChat(c *conversation.Chat) Chat {
+	d := Chat{
 		ID: httpx.OptionalID(c.ID), ConversationID: httpx.OptionalID(c.ConversationID), BotID: httpx.OptionalID(c.BotID),
 		SectionID: httpx.OptionalID(c.SectionID),
 		CreatedAt: httpx.Unix(c.CreatedAt), CompletedAt: httpx.UnixPtr(c.CompletedAt), FailedAt: httpx.UnixPtr(c.FailedAt),

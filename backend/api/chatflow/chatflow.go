@@ -13,6 +13,7 @@ import (
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/api/conversations"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
+	"github.com/pergola-ai/pergola/backend/api/workflows"
 	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
@@ -71,10 +72,10 @@ func (h Handlers) Chat(ctx context.Context, c *app.RequestContext) error {
 			return err
 		}
 	}
-	q := newQueue()
+	q := workflows.NewEventQueue()
 	go func() {
 		out, err := pr.Execute(context.WithoutCancel(ctx), q)
-		q.finish(out, err)
+		q.Finish(out, err)
 	}()
 	t := &turn{h: h, caller: p, conv: conv, q: q}
 	t.write(ctx, c)

@@ -4,62 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/cloudwego/hertz/pkg/app"
 	"github.com/cloudwego/hertz/pkg/protocol/sse"
 
 	convapp "github.com/pergola-ai/pergola/application/conversation"
-	workflowapp "github.com/pergola-ai/pergola/application/workflow"
+	"github.com/pergola-ai/pergola/backend/api/chat"
 	"github.com/pergola-ai/pergola/backend/api/conversations"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
+	"github.com/pergola-ai/pergola/backend/api/workflows"
 	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/identity"
 	wf "github.com/pergola-ai/pergola/workflow"
 )
-
-// queue is the event sink of the run: Emit never blocks the run.
-type queue struct {
-	mu     sync.Mutex
-	events []wf.Event
-	done   bool
-	out    *workflowapp.Outcome
-	err    error
-	signal chan struct{}
-}
-
-func newQueue() *queue { return &queue{signal: make(chan struct{}, 1)} }
-
-// Emit adds an event of the run.
-func (q *queue) Emit(e wf.Event) {
-	q.mu.Lock()
-	q.events = append(q.events, e)
-	q.mu.Unlock()
-	q.wake()
-}
-
-func (q *queue) finish(out *workflowapp.Outcome, err error) {
-	q.mu.Lock()
-	q.done, q.out, q.err = true, out, err
-	q.mu.Unlock()
-	q.wake()
-}
-
-func (q *queue) wake() {
-	select {
-	case q.signal <- struct{}{}:
-	default:
-	}
-}
-
-func (q *queue) take() ([]wf.Event, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	events := q.events
-	q.events = nil
-	return events, q.done
-}
 
 // turn writes one chatflow turn as Coze chat events. The chat's id is the
 // run's execute id, known from the run's first event.
@@ -67,9 +25,9 @@ type turn struct {
 	h       Handlers
 	caller  identity.Principal
 	conv    *conversation.Conversation
-	q       *queue
+	q       *workflows.EventQueue
 	w       *sse.Writer
-	chat    chatDTO
+	chat    conversation.Chat
 	started bool
 	runID   int64
 	open    map[string]*conversation.Message // node → the message it streams
@@ -83,10 +41,9 @@ func (t *turn) write(ctx context.Context, c *app.RequestContext) {
 	t.w = sse.NewWriter(c)
 	defer t.w.Close()
 	t.open = map[string]*conversation.Message{}
-	t.chat = chatDTO{ConversationID: httpx.OptionalID(t.conv.ID), BotID: httpx.OptionalID(t.conv.BotID),
-		SectionID: httpx.OptionalID(t.conv.SectionID), CreatedAt: time.Now().Unix(), MetaData: map[string]string{}}
+	t.chat = conversation.Chat{ConversationID: t.conv.ID, BotID: t.conv.BotID, SectionID: t.conv.SectionID, CreatedAt: time.Now()}
 	for {
-		events, done := t.q.take()
+		events, done := t.q.Take()
 		for _, e := range events {
 			t.start(e.RunID)
 			t.event(ctx, e)
@@ -96,7 +53,7 @@ func (t *turn) write(ctx context.Context, c *app.RequestContext) {
 			return
 		}
 		select {
-		case <-t.q.signal:
+		case <-t.q.Ready():
 		case <-ctx.Done():
 			t.failed = true // keep storing what the run says, without a client
 		}
@@ -109,11 +66,11 @@ func (t *turn) start(runID int64) {
 		return
 	}
 	t.started, t.runID = true, runID
-	t.chat.ID = httpx.OptionalID(runID)
-	t.chat.Status = "created"
-	t.send("conversation.chat.created", t.chat)
-	t.chat.Status = "in_progress"
-	t.send("conversation.chat.in_progress", t.chat)
+	t.chat.ID = runID
+	t.chat.Status = conversation.ChatCreated
+	t.send("conversation.chat.created", chat.NewChat(&t.chat))
+	t.chat.Status = conversation.ChatInProgress
+	t.send("conversation.chat.in_progress", chat.NewChat(&t.chat))
 }
 
 // event streams the pieces of message and end nodes as answer messages,
@@ -169,9 +126,7 @@ func (t *turn) complete(ctx context.Context, m *conversation.Message) {
 
 // end sends chat.completed, or chat.failed with the reason, then done.
 func (t *turn) end(ctx context.Context) {
-	t.q.mu.Lock()
-	out, err := t.q.out, t.q.err
-	t.q.mu.Unlock()
+	out, err := t.q.Outcome()
 	if out != nil && out.Run != nil {
 		t.start(out.Run.ID)
 	} else {
@@ -181,20 +136,20 @@ func (t *turn) end(ctx context.Context) {
 		delete(t.open, id)
 		t.complete(ctx, m)
 	}
-	now := time.Now().Unix()
-	t.chat.Usage = &usageDTO{InputCount: t.usage.InputTokens, OutputCount: t.usage.OutputTokens, TokenCount: t.usage.Total()}
+	now := time.Now()
+	t.chat.Usage = conversation.Usage{InputTokens: int(t.usage.InputTokens), OutputTokens: int(t.usage.OutputTokens)}
 	switch {
 	case err != nil:
 		_, code, msg := httpx.Classify(err)
-		t.chat.Status, t.chat.FailedAt, t.chat.LastError = "failed", now, &errorDTO{Code: code, Msg: msg}
-		t.send("conversation.chat.failed", t.chat)
+		t.chat.Status, t.chat.FailedAt, t.chat.LastError = conversation.ChatFailed, &now, &conversation.ChatError{Code: code, Msg: msg}
+		t.send("conversation.chat.failed", chat.NewChat(&t.chat))
 	case out.Failure != nil:
-		t.chat.Status, t.chat.FailedAt = "failed", now
-		t.chat.LastError = &errorDTO{Code: httpx.CodeInvalid, Msg: out.Failure.Error()}
-		t.send("conversation.chat.failed", t.chat)
+		t.chat.Status, t.chat.FailedAt = conversation.ChatFailed, &now
+		t.chat.LastError = &conversation.ChatError{Code: httpx.CodeInvalid, Msg: out.Failure.Error()}
+		t.send("conversation.chat.failed", chat.NewChat(&t.chat))
 	default:
-		t.chat.Status, t.chat.CompletedAt = "completed", now
-		t.send("conversation.chat.completed", t.chat)
+		t.chat.Status, t.chat.CompletedAt = conversation.ChatCompleted, &now
+		t.send("conversation.chat.completed", chat.NewChat(&t.chat))
 	}
 	t.send("done", map[string]string{"debug_url": ""})
 }
@@ -209,32 +164,6 @@ func (t *turn) send(name string, v any) {
 	if err := t.w.WriteEvent("", name, b); err != nil {
 		t.failed = true
 	}
-}
-
-// chatDTO is Coze's Chat object.
-type chatDTO struct {
-	ID             string            `json:"id"`
-	ConversationID string            `json:"conversation_id"`
-	BotID          string            `json:"bot_id"`
-	SectionID      string            `json:"section_id,omitempty"`
-	CreatedAt      int64             `json:"created_at"`
-	CompletedAt    int64             `json:"completed_at,omitempty"`
-	FailedAt       int64             `json:"failed_at,omitempty"`
-	MetaData       map[string]string `json:"meta_data"`
-	Status         string            `json:"status"`
-	LastError      *errorDTO         `json:"last_error,omitempty"`
-	Usage          *usageDTO         `json:"usage,omitempty"`
-}
-
-type errorDTO struct {
-	Code int    `json:"code"`
-	Msg  string `json:"msg"`
-}
-
-type usageDTO struct {
-	TokenCount  int64 `json:"token_count"`
-	OutputCount int64 `json:"output_count"`
-	InputCount  int64 `json:"input_count"`
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

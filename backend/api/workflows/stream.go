@@ -10,7 +10,6 @@ import (
 	"github.com/cloudwego/hertz/pkg/app"
 	"github.com/cloudwego/hertz/pkg/protocol/sse"
 
-	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/workflow"
@@ -42,10 +41,10 @@ func (h Coze) StreamRun(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	q := newQueue()
+	q := NewEventQueue()
 	go func() {
 		out, err := pr.Execute(context.WithoutCancel(ctx), q)
-		q.finish(out, err)
+		q.Finish(out, err)
 	}()
 	writeStream(ctx, c, q)
 	return nil
@@ -64,25 +63,25 @@ func (h Coze) StreamResume(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	sig := &startSignal{queue: newQueue(), started: make(chan error, 1)}
+	sig := &startSignal{EventQueue: NewEventQueue(), started: make(chan error, 1)}
 	go func() {
 		out, err := h.Svc.Resume(context.WithoutCancel(ctx), httpx.Caller(c), in, sig)
 		if sig.fire(err) && err != nil {
 			return // refused before it ran: answered as JSON
 		}
-		sig.finish(out, err)
+		sig.Finish(out, err)
 	}()
 	if err := <-sig.started; err != nil {
 		return err
 	}
-	writeStream(ctx, c, sig.queue)
+	writeStream(ctx, c, sig.EventQueue)
 	return nil
 }
 
 // startSignal passes events on and tells the handler, on the first one,
 // that the run started: errors before it are plain JSON answers.
 type startSignal struct {
-	*queue
+	*EventQueue
 	once    sync.Once
 	started chan error
 }
@@ -90,7 +89,7 @@ type startSignal struct {
 // Emit passes an event on, first signalling the start.
 func (s *startSignal) Emit(e wf.Event) {
 	s.fire(nil)
-	s.queue.Emit(e)
+	s.EventQueue.Emit(e)
 }
 
 // fire signals the start, or an error before it, once; it reports whether
@@ -99,49 +98,6 @@ func (s *startSignal) fire(err error) bool {
 	first := false
 	s.once.Do(func() { s.started <- err; first = true })
 	return first
-}
-
-// queue is the event sink of a streamed run: Emit never blocks the run.
-type queue struct {
-	mu     sync.Mutex
-	events []wf.Event
-	done   bool
-	out    *workflowapp.Outcome
-	err    error
-	signal chan struct{}
-}
-
-func newQueue() *queue { return &queue{signal: make(chan struct{}, 1)} }
-
-// Emit adds an event of the run.
-func (q *queue) Emit(e wf.Event) {
-	q.mu.Lock()
-	q.events = append(q.events, e)
-	q.mu.Unlock()
-	q.wake()
-}
-
-func (q *queue) finish(out *workflowapp.Outcome, err error) {
-	q.mu.Lock()
-	q.done, q.out, q.err = true, out, err
-	q.mu.Unlock()
-	q.wake()
-}
-
-func (q *queue) wake() {
-	select {
-	case q.signal <- struct{}{}:
-	default:
-	}
-}
-
-// take returns the events so far and whether the run has ended.
-func (q *queue) take() ([]wf.Event, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	events := q.events
-	q.events = nil
-	return events, q.done
 }
 
 // sseStream writes Coze workflow events with consecutive ids.
@@ -160,13 +116,13 @@ func (s *sseStream) write(event string, data any) error {
 }
 
 // writeStream sends the run's events until it ends, or the client leaves.
-func writeStream(ctx context.Context, c *app.RequestContext, q *queue) {
+func writeStream(ctx context.Context, c *app.RequestContext, q *EventQueue) {
 	s := &sseStream{w: sse.NewWriter(c), seqs: map[string]int{}}
 	defer s.w.Close()
 	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()
 	for {
-		events, done := q.take()
+		events, done := q.Take()
 		for _, e := range events {
 			if err := s.event(e); err != nil {
 				return
@@ -177,7 +133,7 @@ func writeStream(ctx context.Context, c *app.RequestContext, q *queue) {
 			return
 		}
 		select {
-		case <-q.signal:
+		case <-q.Ready():
 		case <-ping.C:
 			if s.write("PING", struct{}{}) != nil {
 				return
@@ -213,10 +169,8 @@ func (s *sseStream) event(e wf.Event) error {
 }
 
 // end writes Error when the run failed, then Done with the execute id.
-func (s *sseStream) end(c *app.RequestContext, q *queue) {
-	q.mu.Lock()
-	out, err := q.out, q.err
-	q.mu.Unlock()
+func (s *sseStream) end(c *app.RequestContext, q *EventQueue) {
+	out, err := q.Outcome()
 	switch {
 	case err != nil:
 		_, code, msg := httpx.Classify(err)
