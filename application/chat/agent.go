@@ -28,6 +28,9 @@ type compiled struct {
 	options     []model.Option
 	modelID     string
 	clientTools map[string]bool
+	// sourced: tools from tool sources (workflows, plugins, tables), the
+	// only ones that can leave a question open for the next message.
+	sourced bool
 }
 
 // agentKey names a compiled agent: the bot, its version (or the draft's
@@ -70,6 +73,7 @@ func (s *Service) build(ctx context.Context, b *bot.Bot, cfg *bot.Config, m *llm
 		return nil, fmt.Errorf("build model %s: %w", m.ID, err)
 	}
 	tools, clients := botTools(cfg)
+	own := len(tools)
 	for _, src := range s.d.Tools {
 		more, err := src.BotTools(ctx, b, cfg)
 		if err != nil {
@@ -93,7 +97,8 @@ func (s *Service) build(ctx context.Context, b *bot.Bot, cfg *bot.Config, m *llm
 	if err != nil {
 		return nil, fmt.Errorf("build agent: %w", err)
 	}
-	return &compiled{agent: ag, model: cm, options: modelOptions(cfg.Model), modelID: m.ID, clientTools: clients}, nil
+	return &compiled{agent: ag, model: cm, options: modelOptions(cfg.Model), modelID: m.ID, clientTools: clients,
+		sourced: len(tools) > own}, nil
 }
 
 func botTools(cfg *bot.Config) ([]tool.BaseTool, map[string]bool) {

@@ -22,9 +22,10 @@ type resumeTurn struct {
 }
 
 // openQuestion returns the question a tool left open in the conversation's
-// latest chat, if the bot has a resumer and there is one.
-func (s *Service) openQuestion(ctx context.Context, conversationID int64, b *bot.Bot) (*resumeTurn, error) {
-	if s.d.Resumer == nil {
+// latest chat, if there is one. Only tools from tool sources ask, so a bot
+// without them costs no read here.
+func (s *Service) openQuestion(ctx context.Context, conversationID int64, b *bot.Bot, c *compiled) (*resumeTurn, error) {
+	if s.d.Resumer == nil || !c.sourced {
 		return nil, nil
 	}
 	prev, err := s.d.Chats.LatestChat(ctx, conversationID)

@@ -79,7 +79,7 @@ func (s *Service) Start(ctx context.Context, p identity.Principal, req Request, 
 		Status: conversation.ChatInProgress, MetaData: nonNil(req.MetaData), CreatedAt: now,
 	}
 	t := &turn{chat: chat, cfg: cfg, compiled: c, scope: scope, sink: sink, hidden: !req.AutoSaveHistory}
-	if t.resume, err = s.openQuestion(ctx, conv.ID, b); err != nil {
+	if t.resume, err = s.openQuestion(ctx, conv.ID, b, c); err != nil {
 		return nil, fmt.Errorf("chat: open question: %w", err)
 	}
 	if t.resume != nil {

@@ -44,7 +44,7 @@ func (h Users) List(ctx context.Context, c *app.RequestContext) error {
 	for i, u := range us {
 		out[i] = console.NewUserDTO(u)
 	}
-	httpx.OK(c, console.List[console.UserDTO]{Items: out, Total: total})
+	httpx.OK(c, httpx.List[console.UserDTO]{Items: out, Total: total})
 	return nil
 }
 
@@ -120,6 +120,6 @@ func (h Users) Workspaces(ctx context.Context, c *app.RequestContext) error {
 	for i, w := range ws {
 		out[i] = console.NewWorkspaceDTO(w, "")
 	}
-	httpx.OK(c, console.List[console.WorkspaceDTO]{Items: out, Total: total})
+	httpx.OK(c, httpx.List[console.WorkspaceDTO]{Items: out, Total: total})
 	return nil
 }

@@ -47,7 +47,7 @@ func (h Models) List(ctx context.Context, c *app.RequestContext) error {
 	for i, m := range ms {
 		out[i] = console.NewModelDTO(m)
 	}
-	httpx.OK(c, console.List[console.ModelDTO]{Items: out, Total: int64(len(out))})
+	httpx.OK(c, httpx.List[console.ModelDTO]{Items: out, Total: int64(len(out))})
 	return nil
 }
 

@@ -3,6 +3,7 @@ package bots
 import (
 	"strconv"
 
+	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/variable"
 )
@@ -128,7 +129,7 @@ func newConfigDTO(c bot.Config) ConfigDTO {
 		Model: ModelDTO{ModelID: c.Model.ModelID, Temperature: c.Model.Temperature, TopP: c.Model.TopP,
 			MaxTokens: c.Model.MaxTokens, ResponseFormat: c.Model.ResponseFormat},
 		Plugins: []PluginDTO{}, Workflows: []WorkflowDTO{}, Tables: []TableDTO{}, Variables: []VariableDTO{}, ClientTools: []ClientToolDTO{},
-		Onboarding:    OnboardingDTO{Prologue: c.Onboarding.Prologue, SuggestedQuestions: nonNil(c.Onboarding.SuggestedQuestions)},
+		Onboarding:    OnboardingDTO{Prologue: c.Onboarding.Prologue, SuggestedQuestions: httpx.NonNil(c.Onboarding.SuggestedQuestions)},
 		SuggestReply:  SuggestReplyDTO{Enabled: c.SuggestReply.Enabled, Prompt: c.SuggestReply.Prompt},
 		HistoryRounds: c.HistoryRounds, MaxToolRounds: c.MaxToolRounds,
 	}
@@ -148,11 +149,4 @@ func newConfigDTO(c bot.Config) ConfigDTO {
 		d.ClientTools = append(d.ClientTools, ClientToolDTO{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 	}
 	return d
-}
-
-func nonNil[T any](list []T) []T {
-	if list == nil {
-		return []T{}
-	}
-	return list
 }

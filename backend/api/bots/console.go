@@ -53,7 +53,7 @@ func (h Console) List(ctx context.Context, c *app.RequestContext) error {
 	for i := range bots {
 		out[i] = newBotSummaryDTO(&bots[i])
 	}
-	httpx.OK(c, list[BotSummaryDTO]{Items: out, Total: total})
+	httpx.OK(c, httpx.List[BotSummaryDTO]{Items: out, Total: total})
 	return nil
 }
 
@@ -170,7 +170,7 @@ func (h Console) Versions(ctx context.Context, c *app.RequestContext) error {
 	for i := range vs {
 		out[i] = newVersionDTO(&vs[i], false)
 	}
-	httpx.OK(c, list[VersionDTO]{Items: out, Total: int64(len(out))})
+	httpx.OK(c, httpx.List[VersionDTO]{Items: out, Total: int64(len(out))})
 	return nil
 }
 

@@ -59,17 +59,11 @@ type VersionDTO struct {
 }
 
 func newVersionDTO(v *bot.Version, withConfig bool) VersionDTO {
-	d := VersionDTO{BotID: httpx.ID(v.BotID), Version: v.Number, ConnectorIDs: nonNil(v.Connectors),
+	d := VersionDTO{BotID: httpx.ID(v.BotID), Version: v.Number, ConnectorIDs: httpx.NonNil(v.Connectors),
 		PublisherID: httpx.ID(v.PublisherID), CreatedAt: httpx.Unix(v.CreatedAt)}
 	if withConfig {
 		cfg := newConfigDTO(v.Config)
 		d.Config = &cfg
 	}
 	return d
-}
-
-// list wraps a list answer: {"items":[...],"total":N}.
-type list[T any] struct {
-	Items []T   `json:"items"`
-	Total int64 `json:"total"`
 }

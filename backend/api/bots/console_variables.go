@@ -56,7 +56,7 @@ func (h Console) answerVariables(ctx context.Context, c *app.RequestContext, id 
 	for i, it := range items {
 		out[i] = VariableValueDTO{Keyword: it.Keyword, Value: it.Value, CreatedAt: httpx.Unix(it.CreatedAt), UpdatedAt: httpx.Unix(it.UpdatedAt)}
 	}
-	httpx.OK(c, list[VariableValueDTO]{Items: out, Total: int64(len(out))})
+	httpx.OK(c, httpx.List[VariableValueDTO]{Items: out, Total: int64(len(out))})
 	return nil
 }
 

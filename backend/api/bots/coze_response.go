@@ -74,7 +74,7 @@ func newCozeBot(b *bot.Bot, cfg *bot.Config, version int64, updated time.Time, m
 		BotID: httpx.ID(b.ID), Name: cfg.Name, Description: cfg.Description, IconURL: cfg.IconURL,
 		CreateTime: httpx.Unix(b.CreatedAt), UpdateTime: httpx.Unix(updated), Version: strconv.FormatInt(version, 10),
 		PromptInfo:       cozePromptOut{Prompt: cfg.Prompt},
-		OnboardingInfo:   cozeOnboardOut{Prologue: cfg.Onboarding.Prologue, SuggestedQuestions: nonNil(cfg.Onboarding.SuggestedQuestions)},
+		OnboardingInfo:   cozeOnboardOut{Prologue: cfg.Onboarding.Prologue, SuggestedQuestions: httpx.NonNil(cfg.Onboarding.SuggestedQuestions)},
 		PluginInfoList:   cozePlugins(cfg.Plugins),
 		ModelInfo:        cozeModelOut{ModelID: cfg.Model.ModelID, ModelName: modelName, Parameters: modelParameters(cfg)},
 		Knowledge:        cozeKnowledgeOut{KnowledgeInfos: []struct{}{}},

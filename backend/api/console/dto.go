@@ -98,9 +98,3 @@ func NewModelDTO(m llm.Model) ModelDTO {
 		Capabilities: m.Capabilities, ContextWindow: m.ContextWindow, Enabled: m.Enabled, Source: m.Source,
 		HasAPIKey: m.APIKey != "", APIKeyEnv: m.APIKeyEnv}
 }
-
-// List wraps a list answer: {"items":[...],"total":N}.
-type List[T any] struct {
-	Items []T   `json:"items"`
-	Total int64 `json:"total"`
-}

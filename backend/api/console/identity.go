@@ -74,7 +74,7 @@ func (h Identity) ListTokens(ctx context.Context, c *app.RequestContext) error {
 	for i, t := range toks {
 		out[i] = newTokenDTO(t)
 	}
-	httpx.OK(c, List[tokenDTO]{Items: out, Total: int64(len(out))})
+	httpx.OK(c, httpx.List[tokenDTO]{Items: out, Total: int64(len(out))})
 	return nil
 }
 

@@ -39,6 +39,6 @@ func (h Models) List(ctx context.Context, c *app.RequestContext) error {
 				Capabilities: m.Capabilities, ContextWindow: m.ContextWindow})
 		}
 	}
-	httpx.OK(c, List[modelChoiceDTO]{Items: out, Total: int64(len(out))})
+	httpx.OK(c, httpx.List[modelChoiceDTO]{Items: out, Total: int64(len(out))})
 	return nil
 }

@@ -35,7 +35,7 @@ func (h Identity) ListWorkspaces(ctx context.Context, c *app.RequestContext) err
 	for i, v := range views {
 		out[i] = NewWorkspaceDTO(v.Workspace, v.Role)
 	}
-	httpx.OK(c, List[WorkspaceDTO]{Items: out, Total: total})
+	httpx.OK(c, httpx.List[WorkspaceDTO]{Items: out, Total: total})
 	return nil
 }
 
@@ -108,7 +108,7 @@ func (h Identity) ListMembers(ctx context.Context, c *app.RequestContext) error 
 	if err != nil {
 		return err
 	}
-	httpx.OK(c, List[memberDTO]{Items: memberDTOs(ms), Total: int64(len(ms))})
+	httpx.OK(c, httpx.List[memberDTO]{Items: memberDTOs(ms), Total: int64(len(ms))})
 	return nil
 }
 

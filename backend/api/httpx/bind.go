@@ -196,3 +196,11 @@ func MetaData(m map[string]string) map[string]string {
 	}
 	return m
 }
+
+// NonNil never lets a list be null: clients expect an array.
+func NonNil[T any](list []T) []T {
+	if list == nil {
+		return []T{}
+	}
+	return list
+}

@@ -75,3 +75,9 @@ func SetLogID(c *app.RequestContext, id string) { c.Set(logIDKey, id) }
 
 // LogID returns the request's log id.
 func LogID(c *app.RequestContext) string { return c.GetString(logIDKey) }
+
+// List wraps a list answer: {"items":[...],"total":N}.
+type List[T any] struct {
+	Items []T   `json:"items"`
+	Total int64 `json:"total"`
+}

@@ -7,7 +7,6 @@ import (
 	"github.com/cloudwego/hertz/pkg/app"
 
 	pluginapp "github.com/pergola-ai/pergola/application/plugin"
-	"github.com/pergola-ai/pergola/backend/api/console"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/domain/errs"
 )
@@ -66,7 +65,7 @@ func (h Admin) List(ctx context.Context, c *app.RequestContext) error {
 	for i := range list {
 		out[i] = newAdminPluginDTO(&list[i])
 	}
-	httpx.OK(c, console.List[AdminPluginDTO]{Items: out, Total: total})
+	httpx.OK(c, httpx.List[AdminPluginDTO]{Items: out, Total: total})
 	return nil
 }
 

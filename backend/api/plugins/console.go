@@ -7,7 +7,6 @@ import (
 	"github.com/cloudwego/hertz/pkg/app"
 
 	pluginapp "github.com/pergola-ai/pergola/application/plugin"
-	"github.com/pergola-ai/pergola/backend/api/console"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/plugin"
@@ -67,7 +66,7 @@ func (h Console) List(ctx context.Context, c *app.RequestContext) error {
 	for i := range list {
 		out[i] = newPluginDTO(&list[i], false)
 	}
-	httpx.OK(c, console.List[PluginDTO]{Items: out, Total: total})
+	httpx.OK(c, httpx.List[PluginDTO]{Items: out, Total: total})
 	return nil
 }
 

@@ -87,7 +87,7 @@ func newPluginDTO(pl *plugin.Plugin, withSchema bool) PluginDTO {
 		ServerURL: pl.Draft.ServerURL, Transport: pl.Draft.Transport, Auth: newAuthDTO(pl.Auth),
 		Tools: newToolDTOs(pl, &pl.Draft, withSchema), DraftRevision: pl.DraftRevision,
 		PublishedVersion: versionLabel(pl.PublishedVersion), PublishedAt: httpx.UnixPtr(pl.PublishedAt),
-		Enabled: pl.Enabled, DisabledTools: nonNil(pl.DisabledTools),
+		Enabled: pl.Enabled, DisabledTools: httpx.NonNil(pl.DisabledTools),
 		CreatedAt: httpx.Unix(pl.CreatedAt), UpdatedAt: httpx.Unix(pl.UpdatedAt),
 	}
 	if pl.IsCatalog() {
@@ -167,11 +167,4 @@ func versionLabel(v int64) string {
 		return ""
 	}
 	return strconv.FormatInt(v, 10)
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/cloudwego/hertz/pkg/app"
 
-	"github.com/pergola-ai/pergola/backend/api/console"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/domain/plugin"
 )
@@ -48,7 +47,7 @@ func (h Console) Versions(ctx context.Context, c *app.RequestContext) error {
 	for i := range vs {
 		out[i] = newVersionDTO(pl, &vs[i], false)
 	}
-	httpx.OK(c, console.List[VersionDTO]{Items: out, Total: int64(len(out))})
+	httpx.OK(c, httpx.List[VersionDTO]{Items: out, Total: int64(len(out))})
 	return nil
 }
 

@@ -33,6 +33,6 @@ func (h Admin) List(ctx context.Context, c *app.RequestContext) error {
 	for i, t := range ts {
 		out[i] = newSizedDTO(t)
 	}
-	httpx.OK(c, list[SizedDTO]{Items: out, Total: total})
+	httpx.OK(c, httpx.List[SizedDTO]{Items: out, Total: total})
 	return nil
 }

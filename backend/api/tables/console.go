@@ -34,7 +34,7 @@ func (h Console) List(ctx context.Context, c *app.RequestContext) error {
 	for i := range ts {
 		out[i] = newTableDTO(&ts[i])
 	}
-	httpx.OK(c, list[TableDTO]{Items: out, Total: total})
+	httpx.OK(c, httpx.List[TableDTO]{Items: out, Total: total})
 	return nil
 }
 

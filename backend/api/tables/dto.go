@@ -105,12 +105,6 @@ func newSizedDTO(s tableapp.Sized) SizedDTO {
 	return SizedDTO{TableDTO: newTableDTO(&s.Table), DraftRows: s.Size.DraftRows, OnlineRows: s.Size.OnlineRows, Bytes: s.Size.Bytes}
 }
 
-// list wraps a list answer: {"items":[...],"total":N}.
-type list[T any] struct {
-	Items []T   `json:"items"`
-	Total int64 `json:"total"`
-}
-
 // bindStrict decodes a JSON object body like httpx.BindJSON and refuses
 // fields dst does not have, so a misspelt field is reported rather than
 // ignored. An empty body is refused.

@@ -47,7 +47,7 @@ func (h Console) Rows(ctx context.Context, c *app.RequestContext) error {
 	for i, r := range rows {
 		out[i] = newRowDTO(r)
 	}
-	httpx.OK(c, list[RowDTO]{Items: out, Total: total})
+	httpx.OK(c, httpx.List[RowDTO]{Items: out, Total: total})
 	return nil
 }
 

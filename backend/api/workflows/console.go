@@ -53,7 +53,7 @@ func (h Console) List(ctx context.Context, c *app.RequestContext) error {
 	for i := range items {
 		out[i] = newWorkflowDTO(&items[i])
 	}
-	httpx.OK(c, list[WorkflowDTO]{Items: out, Total: total})
+	httpx.OK(c, httpx.List[WorkflowDTO]{Items: out, Total: total})
 	return nil
 }
 

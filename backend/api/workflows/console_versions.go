@@ -46,7 +46,7 @@ func (h Console) Versions(ctx context.Context, c *app.RequestContext) error {
 	for i := range vs {
 		out[i] = newVersionDTO(&vs[i])
 	}
-	httpx.OK(c, list[VersionDTO]{Items: out, Total: int64(len(out))})
+	httpx.OK(c, httpx.List[VersionDTO]{Items: out, Total: int64(len(out))})
 	return nil
 }
 

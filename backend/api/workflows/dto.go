@@ -51,12 +51,6 @@ func newVersionDTO(v *workflow.Version) VersionDTO {
 		Definition: optionalJSON(v.Definition), PublisherID: httpx.ID(v.PublisherID), CreatedAt: httpx.Unix(v.CreatedAt)}
 }
 
-// list wraps a list answer: {"items":[...],"total":N}.
-type list[T any] struct {
-	Items []T   `json:"items"`
-	Total int64 `json:"total"`
-}
-
 // ProblemDTO is one problem of a definition.
 type ProblemDTO struct {
 	Field   string `json:"field"`
