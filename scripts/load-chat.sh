@@ -18,9 +18,10 @@ env=(PERGOLA_ADDR=127.0.0.1:18888 PERGOLA_DATA_DIR="$tmp/data" PERGOLA_BOOTSTRAP
 if [ "${2:-}" = "--mariadb" ]; then
   db="pergola_load_$$"
   mariadb -uroot -h127.0.0.1 -e "CREATE DATABASE $db"
-  trap 'kill $(jobs -p) 2>/dev/null || true; mariadb -uroot -h127.0.0.1 -e "DROP DATABASE IF EXISTS $db"; rm -rf "$tmp"' EXIT
+  trap 'kill $(jobs -p) 2>/dev/null || true; mariadb -uroot -h127.0.0.1 -e "DROP DATABASE IF EXISTS $db"
+    redis-cli --scan --pattern "pergola_load:$$:*" | xargs -r redis-cli del >/dev/null; rm -rf "$tmp"' EXIT
   env+=(PERGOLA_DB_DSN="root@tcp(127.0.0.1:3306)/$db" PERGOLA_REDIS_ADDR=127.0.0.1:6379
-    PERGOLA_SECRET_KEY=2222222222222222222222222222222222222222222222222222222222222222)
+    PERGOLA_REDIS_PREFIX="pergola_load:$$:" PERGOLA_SECRET_KEY="$("$tmp/pergola" secret)")
 fi
 env "${env[@]}" "$tmp/pergola" >"$tmp/server.log" 2>&1 &
 pid=$!

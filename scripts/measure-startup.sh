@@ -40,9 +40,9 @@ if (exec 3<>/dev/tcp/127.0.0.1/3306) 2>/dev/null && (exec 3<>/dev/tcp/127.0.0.1/
   runs_db=$runs; runs=1
   for _ in $(seq 1 "$runs_db"); do
     mariadb -uroot -h127.0.0.1 -e "DROP DATABASE IF EXISTS $db; CREATE DATABASE $db"
-    redis-cli -h 127.0.0.1 --scan --pattern 'pergola:*' | xargs -r redis-cli -h 127.0.0.1 del >/dev/null
     measure mariadb+redis PERGOLA_DB_DSN="root@tcp(127.0.0.1:3306)/$db" PERGOLA_REDIS_ADDR=127.0.0.1:6379 \
-      PERGOLA_SECRET_KEY=1111111111111111111111111111111111111111111111111111111111111111
+      PERGOLA_REDIS_PREFIX="pergola_measure:$$:" PERGOLA_SECRET_KEY="$("$bin" secret)"
+    redis-cli -h 127.0.0.1 --scan --pattern "pergola_measure:$$:*" | xargs -r redis-cli -h 127.0.0.1 del >/dev/null
   done
   mariadb -uroot -h127.0.0.1 -e "DROP DATABASE IF EXISTS $db"
 fi

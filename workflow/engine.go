@@ -17,6 +17,7 @@ type Limits struct {
 	NodeTimeout   time.Duration // one attempt of a node without its own timeout
 	CodeTimeout   time.Duration // one run of a code node without its own timeout
 	CodeMemory    int64         // bytes a code node may hold
+	CodeParallel  int           // code nodes running at once in the process (0: GOMAXPROCS); the others wait their turn
 	HTTPBodyBytes int64         // bytes of an HTTP node's response kept
 	CacheSize     int           // compiled workflows kept in memory
 }

@@ -20,7 +20,8 @@ func (codeKind) describe() NodeTypeInfo {
 	return NodeTypeInfo{Type: "code", Title: "Code", Category: categoryLogic,
 		Description: "Runs JavaScript in-process: main({ params }) gets the inputs and returns an object with the " +
 			"declared outputs (typed). Runs within a time limit (settings.timeout_ms, default the engine's code " +
-			"timeout) and a memory limit; console.log output is kept in the run history.",
+			"timeout) and a memory limit; a bounded number run at once in a process, the others wait their turn " +
+			"(at most their time limit); console.log output is kept in the run history.",
 		ConfigSchema: configSchema(&codeConfig{}), DeclaredOutputs: true}
 }
 
@@ -28,7 +29,7 @@ func (codeKind) describe() NodeTypeInfo {
 type codeRunner struct{ js *jsrun.Runner }
 
 func newCodeRunner(l Limits) *codeRunner {
-	return &codeRunner{js: jsrun.NewRunner(jsrun.Limits{Timeout: l.CodeTimeout, Memory: l.CodeMemory})}
+	return &codeRunner{js: jsrun.NewRunner(jsrun.Limits{Timeout: l.CodeTimeout, Memory: l.CodeMemory, Concurrency: l.CodeParallel})}
 }
 
 func (codeKind) check(c *checker, n *Node) *nodeSpec {
@@ -62,6 +63,8 @@ func (codeKind) check(c *checker, n *Node) *nodeSpec {
 				return nil, permanent(fmt.Errorf("%w (%s)", err, x.pn.timeout))
 			case errors.Is(err, jsrun.ErrMemory):
 				return nil, permanent(fmt.Errorf("%w (%d MiB)", err, x.rc.eng.limits.CodeMemory>>20))
+			case errors.Is(err, jsrun.ErrBusy):
+				return nil, err // transient: the node's retry policy may try again
 			case err != nil:
 				return nil, permanent(err)
 			}

@@ -149,20 +149,6 @@ func finalAnswer(t *testing.T, h *harness, chatID int64) string {
 	return ""
 }
 
-func TestModelErrorFailsTheChat(t *testing.T) {
-	h := newHarness(t, bot.Config{Name: "b"})
-	h.llm.Enqueue(fakellm.Fail(500, "the model is on fire"))
-	chat, events := h.ask(t, "hi")
-	end := events[len(events)-2]
-	if end.Kind != EventChatFailed || end.Chat.LastError == nil || !strings.Contains(end.Chat.LastError.Msg, "on fire") {
-		t.Fatalf("end = %+v", end.Chat)
-	}
-	stored, _ := h.store.GetChat(context.Background(), 11, chat.ID)
-	if stored.Status != conversation.ChatFailed || stored.FailedAt == nil {
-		t.Fatalf("stored chat = %+v", stored)
-	}
-}
-
 func TestClientToolRequiresActionThenSubmitContinues(t *testing.T) {
 	h := newHarness(t, bot.Config{Name: "b", ClientTools: []bot.ClientTool{{Name: "get_weather", Description: "weather of a city",
 		Parameters: map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}}}}})

@@ -2,7 +2,9 @@ package chat
 
 import (
 	"context"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/cloudwego/eino/schema"
 
@@ -52,6 +54,8 @@ func (s *Service) Complete(ctx context.Context, p identity.Principal, req Comple
 	user := req.User
 	if user == "" {
 		user = "user-" + strconv.FormatInt(p.UserID, 10)
+	} else if err := checkUserID("user", user); err != nil {
+		return err
 	}
 	scope := variable.Scope{BotID: b.ID, ConnectorID: ConnectorOpenAI, UserID: user}
 	values, err := s.d.Bots.VariableValues(ctx, scope, cfg.Variables)
@@ -68,31 +72,72 @@ func (s *Service) Complete(ctx context.Context, p identity.Principal, req Comple
 	return nil
 }
 
+// checkCompletion refuses what OpenAI refuses about a conversation, so
+// the caller learns what to fix instead of the provider's 400 failing the
+// run: every tool message answers a call of the assistant message right
+// before the tool messages, every call is answered before the next other
+// message, and no call id is used twice.
 func checkCompletion(msgs []CompletionMessage) error {
 	if len(msgs) == 0 {
 		return errs.Invalid("messages", "must hold at least one message")
 	}
-	calls := map[string]bool{}
+	seen := map[string]bool{}
+	open := map[string]bool{} // calls of the latest assistant message not answered yet
 	for i, m := range msgs {
 		at := "messages[" + strconv.Itoa(i) + "]"
-		switch m.Role {
-		case "system", "user":
-		case "assistant":
-			for _, tc := range m.ToolCalls {
-				calls[tc.ID] = true
+		if m.Role == "tool" {
+			if !open[m.ToolCallID] {
+				return errs.Invalid(at+".tool_call_id", "%q answers no tool call of the assistant message before it; "+
+					"tool messages must follow the assistant message with their tool_calls", m.ToolCallID)
 			}
-		case "tool":
-			if !calls[m.ToolCallID] {
-				return errs.Invalid(at+".tool_call_id", "%q answers no tool call of an earlier assistant message", m.ToolCallID)
-			}
-		default:
-			return errs.Invalid(at+".role", "must be system, user, assistant or tool; got %q", m.Role)
+			delete(open, m.ToolCallID)
+			continue
 		}
+		if len(open) > 0 {
+			return errs.Invalid(at, "the tool calls %s of the assistant message before must each be answered by a tool message first", ids(open))
+		}
+		clear(open)
+		if err := checkCompletionMessage(at, m, seen, open); err != nil {
+			return err
+		}
+	}
+	if len(open) > 0 {
+		return errs.Invalid("messages", "the tool calls %s of the last assistant message must each be answered by a tool message", ids(open))
 	}
 	if last := msgs[len(msgs)-1].Role; last != "user" && last != "tool" {
 		return errs.Invalid("messages", "must end with a user or tool message")
 	}
 	return nil
+}
+
+// checkCompletionMessage checks a message other than a tool's and notes
+// the calls of an assistant message as open.
+func checkCompletionMessage(at string, m CompletionMessage, seen, open map[string]bool) error {
+	switch m.Role {
+	case "system", "user":
+		return nil
+	case "assistant":
+		for j, tc := range m.ToolCalls {
+			if tc.ID == "" || tc.Name == "" {
+				return errs.Invalid(at+".tool_calls["+strconv.Itoa(j)+"]", "needs an id and a function name")
+			}
+			if seen[tc.ID] {
+				return errs.Invalid(at+".tool_calls["+strconv.Itoa(j)+"].id", "%q is used by another tool call; ids must be unique", tc.ID)
+			}
+			seen[tc.ID], open[tc.ID] = true, true
+		}
+		return nil
+	}
+	return errs.Invalid(at+".role", "must be system, user, assistant or tool; got %q", m.Role)
+}
+
+func ids(set map[string]bool) string {
+	out := make([]string, 0, len(set))
+	for id := range set {
+		out = append(out, strconv.Quote(id))
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
 }
 
 func completionInput(msgs []CompletionMessage) []*schema.Message {

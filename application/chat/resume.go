@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/cloudwego/eino/schema"
 
@@ -61,15 +62,15 @@ func (s *Service) resumeTool(ctx context.Context, t *turn, rs *runState) error {
 	case err != nil:
 		return err
 	case s.d.Resumer.Asks(result):
-		rs.keepAsking(&resumeTurn{asked: &askedTool{CallID: r.asked.CallID, Name: r.asked.Name, Payload: result}, transcript: r.transcript})
-		rs.directAnswer(ctx, result)
+		question := rs.directAnswer(ctx, result)
+		rs.keepAsking(&resumeTurn{asked: &askedTool{CallID: r.asked.CallID, Name: r.asked.Name, Payload: result,
+			Question: question, Exchanges: r.exchanges()}, transcript: r.transcript})
 		return nil
 	case answered:
 		rs.directAnswer(ctx, result)
 		return nil
 	}
-	t.input = append(append([]*schema.Message{}, r.transcript...),
-		schema.ToolMessage(result, r.asked.CallID, schema.WithToolName(r.asked.Name)))
+	t.input = r.continued(result)
 	m := t.newMessage(s, conversation.TypeToolResponse, result)
 	rs.mu.Lock()
 	rs.out = append(rs.out, m)
@@ -84,4 +85,68 @@ func (rs *runState) keepAsking(r *resumeTurn) {
 	defer rs.mu.Unlock()
 	rs.asked = r.asked
 	rs.askedFrom = r.transcript
+}
+
+// exchange is a question a tool asked the end user and their answer.
+type exchange struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+}
+
+// exchanges returns the questions the asking call had answered, this
+// turn's answer included.
+func (r *resumeTurn) exchanges() []exchange {
+	return append(append([]exchange{}, r.asked.Exchanges...), exchange{Question: r.asked.Question, Answer: r.answer})
+}
+
+// continued is what the model goes on with once the tool has its result:
+// the transcript, which ends with the model's message calling the tool
+// (and the results of the other calls of that message), then the tool's
+// answer to that call. The end user's answers are part of the tool's
+// answer, since they were the tool's input: a provider takes no other
+// message between a call and its result.
+func (r *resumeTurn) continued(result string) []*schema.Message {
+	content := resultWithAnswers(r.exchanges(), result)
+	in := append([]*schema.Message{}, r.transcript...)
+	if !callOpen(in, r.asked.CallID) {
+		// A transcript kept by an older version ends with the question
+		// instead of the call: the tool's answer becomes a note.
+		return append(in, schema.UserMessage(r.answer),
+			schema.SystemMessage("The tool "+r.asked.Name+" you called has finished with: "+content))
+	}
+	return append(in, schema.ToolMessage(content, r.asked.CallID, schema.WithToolName(r.asked.Name)))
+}
+
+// resultWithAnswers is the tool message of a call that asked the end
+// user: {"asked_user":[{"question":…,"answer":…}],"result":…}, the result
+// as JSON when it is JSON, else as a string.
+func resultWithAnswers(asked []exchange, result string) string {
+	var res any = result
+	if json.Valid([]byte(result)) {
+		res = json.RawMessage(result)
+	}
+	b, err := json.Marshal(struct {
+		AskedUser []exchange `json:"asked_user"`
+		Result    any        `json:"result"`
+	}{asked, res})
+	if err != nil {
+		return result
+	}
+	return string(b)
+}
+
+// callOpen reports whether msgs end with an assistant message calling
+// callID, followed only by tool messages answering its other calls.
+func callOpen(msgs []*schema.Message, callID string) bool {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
+		switch {
+		case m.Role == schema.Tool && m.ToolCallID != callID:
+			continue
+		case m.Role == schema.Assistant:
+			return slices.ContainsFunc(m.ToolCalls, func(tc schema.ToolCall) bool { return tc.ID == callID })
+		}
+		return false
+	}
+	return false
 }

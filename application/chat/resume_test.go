@@ -65,15 +65,21 @@ func TestAToolsQuestionIsAnsweredByTheNextMessage(t *testing.T) {
 	}
 
 	right, _ := h.ask(t, "1")
-	if got := finalAnswer(t, h, right.ID); got != `tool said: {"size":"S"}` {
+	const toolSaid = `{"asked_user":[{"question":"Which size? 1. S 2. M","answer":"1"}],"result":{"size":"S"}}`
+	if got := finalAnswer(t, h, right.ID); got != "tool said: "+toolSaid {
 		t.Fatalf("after the answer = %q", got)
 	}
 	if strings.Join(res.calls, ",") != "ask:size=banana,ask:size=1" {
 		t.Fatalf("resumer calls = %v", res.calls)
 	}
+	// The model continues from its own call of the tool, answered with the
+	// tool's result and the end user's answer (the fake refuses any other
+	// order, as OpenAI does).
 	last := h.llm.Requests()[len(h.llm.Requests())-1]
-	if m := last.Messages[len(last.Messages)-1]; m.Role != "tool" || m.Content != `{"size":"S"}` {
-		t.Fatalf("the model continued from %+v", m)
+	call, m := last.Messages[len(last.Messages)-2], last.Messages[len(last.Messages)-1]
+	if m.Role != "tool" || m.Content != toolSaid || call.Role != "assistant" || len(call.ToolCalls) != 1 ||
+		call.ToolCalls[0].ID != m.ToolCallID || call.ToolCalls[0].Function.Name != "order" {
+		t.Fatalf("the model continued from %+v after %+v", m, call)
 	}
 
 	// The question is answered: the next message is an ordinary turn.

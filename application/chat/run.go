@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -121,6 +122,7 @@ func (s *Service) lastCall(ctx context.Context, t *turn, rs *runState) error {
 	rs.startModel(ctx, in)
 	sr, err := t.compiled.model.Stream(ctx, in, t.compiled.options...)
 	if err != nil {
+		rs.failModel()
 		return err
 	}
 	var chunks []*schema.Message
@@ -131,6 +133,7 @@ func (s *Service) lastCall(ctx context.Context, t *turn, rs *runState) error {
 		}
 		if err != nil {
 			sr.Close()
+			rs.failModel()
 			return err
 		}
 		chunks = append(chunks, m)
@@ -159,14 +162,18 @@ func (s *Service) finish(ctx context.Context, t *turn, rs *runState, runErr erro
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	rs.mu.Lock()
-	msgs, usage, pending := rs.out, rs.usage, rs.pending
+	msgs, usage, pending, modelFailed := rs.out, rs.usage, rs.pending, rs.modelFailed
 	transcript := s.transcript(rs)
 	rs.mu.Unlock()
 	now := s.d.Now().UTC()
+	var fail *conversation.ChatError
+	if runErr != nil && !canceled(runErr, ctx.Err()) {
+		fail = s.failure(wctx, t, runErr, modelFailed)
+	}
 	if t.ephemeral {
 		chat := *t.chat
 		chat.Usage = usage
-		outcome(&chat, runErr, ctx.Err(), pending, nil, now)
+		outcome(&chat, runErr, ctx.Err(), fail, pending, nil, now)
 		s.sendOutcome(t.sink, &chat)
 		return
 	}
@@ -175,55 +182,53 @@ func (s *Service) finish(ctx context.Context, t *turn, rs *runState, runErr erro
 			return // Start failed and said so; there is no chat to record
 		}
 	}
-	chat, err := s.d.Chats.FinishChat(wctx, t.chat.ConversationID, t.chat.ID, msgs, func(c *conversation.Chat) error {
+	chat, err := s.finishChat(wctx, t.chat.ConversationID, t.chat.ID, msgs, func(c *conversation.Chat) error {
 		c.Usage = c.Usage.Add(usage)
 		if c.Status == conversation.ChatCanceled {
 			return nil // canceled while it ran: that stays the outcome
 		}
-		outcome(c, runErr, ctx.Err(), pending, transcript, now)
+		outcome(c, runErr, ctx.Err(), fail, pending, transcript, now)
 		return nil
 	})
 	if err != nil {
-		s.d.Log.ErrorContext(wctx, "chat: record the outcome", "chat_id", t.chat.ID, "err", err)
+		err = fmt.Errorf("chat: record the outcome: %w", err)
 		chat = t.chat
-		outcome(chat, errors.Join(runErr, err), nil, nil, nil, now)
-	}
-	if runErr != nil && chat.Status == conversation.ChatFailed {
-		s.d.Log.WarnContext(wctx, "chat failed", "chat_id", chat.ID, "bot_id", chat.BotID, "err", runErr)
+		outcome(chat, err, nil, s.failure(wctx, t, errors.Join(runErr, err), false), nil, nil, now)
 	}
 	s.sendOutcome(t.sink, chat)
 }
 
-// transcript is what a chat waiting for client tools resumes from: what
-// the model saw, its tool calls, and the results of the server tools.
+// transcript is what a chat resumes from, for client tool outputs or the
+// end user's answer to a tool's question: what the model saw, its message
+// with the tool calls, and the results of the server tools among them.
+// The open calls are answered when the chat resumes, so the model then
+// gets every call of that message answered right after it, as
+// OpenAI-compatible providers require.
 func (s *Service) transcript(rs *runState) []byte {
 	if rs.asked != nil && rs.askedFrom != nil {
 		b, _ := json.Marshal(state{Transcript: rs.askedFrom, Asked: rs.asked})
 		return b
 	}
-	if (len(rs.pending) == 0 && rs.asked == nil) || rs.lastOutput == nil {
+	if (len(rs.pending) == 0 && rs.asked == nil) || rs.calling == nil {
 		return nil
 	}
-	msgs := append(append([]*schema.Message{}, rs.lastInput...), rs.lastOutput)
-	if rs.asked != nil { // the model's call of the asking tool, without results
-		b, _ := json.Marshal(state{Transcript: msgs, Asked: rs.asked})
-		return b
-	}
+	msgs := append(append([]*schema.Message{}, rs.lastInput...), rs.calling)
 	msgs = append(msgs, rs.results...)
-	b, _ := json.Marshal(state{Transcript: msgs})
+	b, _ := json.Marshal(state{Transcript: msgs, Asked: rs.asked})
 	return b
 }
 
-// outcome sets a chat's final status from how its run ended.
-func outcome(c *conversation.Chat, runErr, ctxErr error, pending []conversation.ToolCall, transcript []byte, now time.Time) {
+// outcome sets a chat's final status from how its run ended; fail is the
+// last error of a failed run.
+func outcome(c *conversation.Chat, runErr, ctxErr error, fail *conversation.ChatError, pending []conversation.ToolCall, transcript []byte, now time.Time) {
 	switch {
-	case errors.Is(ctxErr, context.Canceled) || errors.Is(runErr, context.Canceled):
+	case canceled(runErr, ctxErr):
 		c.Status = conversation.ChatCanceled
 		c.CompletedAt = &now
 	case runErr != nil:
 		c.Status = conversation.ChatFailed
 		c.FailedAt = &now
-		c.LastError = &conversation.ChatError{Code: 5000, Msg: failureMessage(runErr)}
+		c.LastError = fail
 	case len(pending) > 0:
 		c.Status = conversation.ChatRequiresAction
 		c.RequiredAction = &conversation.RequiredAction{ToolCalls: pending}
@@ -233,6 +238,10 @@ func outcome(c *conversation.Chat, runErr, ctxErr error, pending []conversation.
 		c.CompletedAt = &now
 		c.State = transcript // a tool's open question, or nothing
 	}
+}
+
+func canceled(runErr, ctxErr error) bool {
+	return errors.Is(ctxErr, context.Canceled) || errors.Is(runErr, context.Canceled)
 }
 
 func (s *Service) sendOutcome(sink Sink, chat *conversation.Chat) {
@@ -245,14 +254,4 @@ func (s *Service) sendOutcome(sink Sink, chat *conversation.Chat) {
 	}
 	sink.Send(Event{Kind: kind, Chat: chat})
 	sink.Send(Event{Kind: EventDone})
-}
-
-// failureMessage is what a failed chat tells the caller: the model's or a
-// tool's own words, which say what went wrong.
-func failureMessage(err error) string {
-	msg := err.Error()
-	if len(msg) > 500 {
-		msg = msg[:500] + "…"
-	}
-	return "the bot could not answer: " + msg
 }

@@ -119,8 +119,8 @@ func (s *Service) checkRequest(p identity.Principal, req Request) error {
 	if req.BotID <= 0 {
 		return errs.Invalid("bot_id", "is required")
 	}
-	if req.UserID == "" || utf8.RuneCountInString(req.UserID) > 128 {
-		return errs.Invalid("user_id", "is required: a string of at most 128 characters that identifies the end user")
+	if err := checkUserID("user_id", req.UserID); err != nil {
+		return err
 	}
 	if err := s.d.Conversations.ValidateMessages("additional_messages", req.AdditionalMessages); err != nil {
 		return err

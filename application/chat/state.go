@@ -26,7 +26,8 @@ type runState struct {
 
 	mu         sync.Mutex
 	lastInput  []*schema.Message // what the model saw last
-	lastOutput *schema.Message   // the model's last complete message
+	lastOutput *schema.Message   // the model's last complete message, or a tool's direct answer
+	calling    *schema.Message   // the model's message whose tool calls run now
 	results    []*schema.Message // tool messages of the current round
 	pending    []conversation.ToolCall
 	out        []*conversation.Message // the assistant's messages, to store
@@ -37,14 +38,27 @@ type runState struct {
 	direct     string // the call id of a tool that answers for the bot
 	asked      *askedTool
 	askedFrom  []*schema.Message // the transcript an open question resumes, kept across turns
+	// modelFailed: a model call failed, so the run's error is the model's.
+	modelFailed bool
+}
+
+// failModel notes that a model call failed.
+func (rs *runState) failModel() {
+	rs.mu.Lock()
+	rs.modelFailed = true
+	rs.mu.Unlock()
 }
 
 // askedTool is a tool call that ended the turn with a question for the
-// end user; the next message of the conversation answers it.
+// end user; the next message of the conversation answers it. Question is
+// the text the end user saw; Exchanges are the questions the same call
+// asked and had answered before it.
 type askedTool struct {
-	CallID  string `json:"call_id"`
-	Name    string `json:"name"`
-	Payload string `json:"payload"`
+	CallID    string     `json:"call_id"`
+	Name      string     `json:"name"`
+	Payload   string     `json:"payload"`
+	Question  string     `json:"question,omitempty"`
+	Exchanges []exchange `json:"exchanges,omitempty"`
 }
 
 type runKey struct{}
@@ -73,6 +87,7 @@ func (rs *runState) handler() callbacks.Handler {
 			return ctx
 		},
 		OnError: func(ctx context.Context, _ *callbacks.RunInfo, err error) context.Context {
+			rs.failModel()
 			rs.s.hook(ctx, Step{Kind: StepModelEnd, ChatID: rs.t.chat.ID, BotID: rs.t.chat.BotID, ModelID: rs.t.compiled.modelID,
 				Duration: time.Since(rs.modelStart), Err: err})
 			return ctx
@@ -83,6 +98,7 @@ func (rs *runState) handler() callbacks.Handler {
 func (rs *runState) startModel(ctx context.Context, msgs []*schema.Message) {
 	rs.mu.Lock()
 	rs.lastInput = msgs
+	rs.calling = nil
 	rs.results = nil
 	rs.modelStart = time.Now()
 	rs.mu.Unlock()
@@ -103,6 +119,7 @@ func (rs *runState) readModelStream(ctx context.Context, sr *schema.StreamReader
 			break
 		}
 		if err != nil {
+			rs.failModel()
 			return // the graph sees the same error and fails the run
 		}
 		if o.Message != nil {
@@ -152,6 +169,9 @@ func (rs *runState) delta(ctx context.Context, text string) {
 func (rs *runState) endModel(ctx context.Context, full *schema.Message, usage conversation.Usage) {
 	rs.mu.Lock()
 	rs.lastOutput = full
+	if full != nil && len(full.ToolCalls) > 0 {
+		rs.calling = full
+	}
 	rs.usage = rs.usage.Add(usage)
 	var done []*conversation.Message
 	if rs.answer != nil {
@@ -203,12 +223,12 @@ func (rs *runState) toolResult(ctx context.Context, name, callID, args, result s
 	direct := rs.direct != "" && rs.direct == callID
 	rs.mu.Unlock()
 	if direct {
+		question := rs.directAnswer(ctx, result)
 		if r := rs.s.d.Resumer; r != nil && r.Asks(result) {
 			rs.mu.Lock()
-			rs.asked = &askedTool{CallID: callID, Name: name, Payload: result}
+			rs.asked = &askedTool{CallID: callID, Name: name, Payload: result, Question: question}
 			rs.mu.Unlock()
 		}
-		rs.directAnswer(ctx, result)
 		return
 	}
 	m := rs.t.newMessage(rs.s, conversation.TypeToolResponse, result)

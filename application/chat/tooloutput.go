@@ -61,8 +61,9 @@ func (o *ToolOutput) AnswerDirectly() error {
 }
 
 // directAnswer completes the answer of a tool that answers for the bot:
-// what it streamed, or its whole result when it streamed nothing.
-func (rs *runState) directAnswer(ctx context.Context, result string) {
+// what it streamed, or its whole result when it streamed nothing. It
+// returns the answer's text.
+func (rs *runState) directAnswer(ctx context.Context, result string) string {
 	rs.mu.Lock()
 	if rs.answer == nil {
 		rs.answer = rs.t.newMessage(rs.s, conversation.TypeAnswer, "")
@@ -81,4 +82,5 @@ func (rs *runState) directAnswer(ctx context.Context, result string) {
 	rs.lastOutput = schema.AssistantMessage(m.Content, nil)
 	rs.mu.Unlock()
 	rs.t.sink.Send(Event{Kind: EventMessageDone, Message: m})
+	return m.Content
 }

@@ -48,7 +48,7 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (identity.Pri
 	}
 	return identity.Principal{
 		UserID: u.ID, IsAdmin: u.IsAdmin, TokenID: tok.ID, TokenKind: tok.Kind,
-		Scopes: tok.Scopes, Workspaces: tok.WorkspaceIDs,
+		Scopes: tok.Scopes, Workspaces: tok.WorkspaceIDs, ExpiresAt: tok.ExpiresAt,
 	}, nil
 }
 

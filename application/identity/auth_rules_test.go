@@ -103,6 +103,7 @@ func TestAuthenticateGivesThePrincipal(t *testing.T) {
 	want := identity.Principal{
 		UserID: u.ID, IsAdmin: true, TokenID: tok.Token.ID, TokenKind: identity.TokenPAT,
 		Scopes: []string{identity.ScopeBot, identity.ScopeWorkflow}, Workspaces: []int64{u.personal.ID},
+		ExpiresAt: tok.Token.ExpiresAt,
 	}
 	if diff := cmp.Diff(want, p); diff != "" {
 		t.Fatalf("principal (-want +got):\n%s", diff)

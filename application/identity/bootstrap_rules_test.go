@@ -3,6 +3,7 @@ package identity_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	identityapp "github.com/pergola-ai/pergola/application/identity"
@@ -18,8 +19,8 @@ func TestBootstrap(t *testing.T) {
 	in := identityapp.BootstrapInput{Token: "pat_bootstrap_secret_for_tests", Email: "Root@Example.com", Password: password}
 
 	made, err := e.svc.Bootstrap(ctx, in)
-	if err != nil || !made {
-		t.Fatalf("first bootstrap = %v, %v; want true", made, err)
+	if err != nil || made != identityapp.BootstrapCreated {
+		t.Fatalf("first bootstrap = %v, %v; want BootstrapCreated", made, err)
 	}
 	p, err := e.svc.Authenticate(ctx, in.Token)
 	if err != nil {
@@ -49,8 +50,8 @@ func TestBootstrap(t *testing.T) {
 
 	again := identityapp.BootstrapInput{Token: "pat_another_bootstrap_secret", Email: "other@example.com", Password: password}
 	made, err = e.svc.Bootstrap(ctx, again)
-	if err != nil || made {
-		t.Fatalf("second bootstrap = %v, %v; want false", made, err)
+	if err != nil || made != identityapp.BootstrapTokenIgnored {
+		t.Fatalf("second bootstrap = %v, %v; want BootstrapTokenIgnored", made, err)
 	}
 	if n, err := e.db.Users().CountUsers(ctx); err != nil || n != 1 {
 		t.Fatalf("%d users after the second bootstrap (%v), want 1", n, err)
@@ -68,10 +69,86 @@ func TestBootstrapWithoutTokenDoesNothing(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	made, err := e.svc.Bootstrap(ctx, identityapp.BootstrapInput{Email: "root@example.com", Password: password})
-	if err != nil || made {
-		t.Fatalf("bootstrap without a token = %v, %v; want false", made, err)
+	if err != nil || made != identityapp.BootstrapNotRequested {
+		t.Fatalf("bootstrap without a token = %v, %v; want BootstrapNotRequested", made, err)
 	}
 	if n, err := e.db.Users().CountUsers(ctx); err != nil || n != 0 {
 		t.Fatalf("%d users (%v), want 0", n, err)
+	}
+}
+
+// TestBootstrapOnRestart checks what a restart on a database with users
+// reports for each token, and that it never adds or revives one: a revoked
+// bootstrap token stays revoked.
+func TestBootstrapOnRestart(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	first := identityapp.BootstrapInput{Token: "pat_first_bootstrap_secret", Email: "root@example.com", Password: password}
+	if made, err := e.svc.Bootstrap(ctx, first); err != nil || made != identityapp.BootstrapCreated {
+		t.Fatalf("bootstrap = %v, %v", made, err)
+	}
+	check := func(token string, want identityapp.BootstrapOutcome) {
+		t.Helper()
+		got, err := e.svc.Bootstrap(ctx, identityapp.BootstrapInput{Token: token, Email: first.Email, Password: password})
+		if err != nil || got != want {
+			t.Fatalf("restart with token %q = %v, %v; want %v", token, got, err, want)
+		}
+	}
+	check(first.Token, identityapp.BootstrapTokenKnown)
+	check("", identityapp.BootstrapNotNeeded)
+	check("pat_some_other_secret", identityapp.BootstrapTokenIgnored)
+
+	p := e.auth(t, first.Token)
+	if err := e.svc.RevokeToken(ctx, p, p.TokenID); err != nil {
+		t.Fatal(err)
+	}
+	check(first.Token, identityapp.BootstrapTokenIgnored)
+	if _, err := e.svc.Authenticate(ctx, first.Token); !errors.Is(err, errs.ErrUnauthenticated) {
+		t.Fatalf("the revoked bootstrap token authenticates after a restart: %v", err)
+	}
+	if n := len(e.pats(t, p.UserID)); n != 1 {
+		t.Fatalf("admin has %d tokens after the restarts, want the one revoked", n)
+	}
+}
+
+// TestIssueToken checks the operator's `pergola token`: an administrator
+// gets an admin token that works, other users a plain one, and unknown or
+// disabled users get an error saying so.
+func TestIssueToken(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	admin := e.user(t, "root", true)
+	plain := e.user(t, "ann", false)
+
+	tok, err := e.svc.IssueToken(ctx, " ROOT@example.com ", "recovery", 0)
+	if err != nil {
+		t.Fatalf("issue for the admin: %v", err)
+	}
+	p := e.auth(t, tok.Secret)
+	if p.UserID != admin.ID || !p.HasScope(identity.ScopeAdmin) || tok.Token.ExpiresAt != nil {
+		t.Fatalf("admin's new token = %+v (%+v); want a never-expiring admin token of user %d", p, tok.Token, admin.ID)
+	}
+	if err := identityapp.RequireAdmin(p); err != nil {
+		t.Fatalf("the new token cannot use the admin API: %v", err)
+	}
+
+	tok, err = e.svc.IssueToken(ctx, "ann@example.com", "cli", 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = e.auth(t, tok.Secret)
+	if p.UserID != plain.ID || identityapp.RequireAdmin(p) == nil || tok.Token.ExpiresAt == nil {
+		t.Fatalf("ann's token = %+v (%+v); want a 30-day token that cannot use the admin API", p, tok.Token)
+	}
+
+	if _, err := e.svc.IssueToken(ctx, "nobody@example.com", "cli", 0); !errors.Is(err, errs.ErrNotFound) || !strings.Contains(err.Error(), "nobody@example.com") {
+		t.Fatalf("unknown e-mail: %v; want ErrNotFound naming it", err)
+	}
+	disabled := true
+	if _, err := e.svc.UpdateUser(ctx, plain.ID, identityapp.UserPatch{Disabled: &disabled}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.IssueToken(ctx, "ann@example.com", "cli", 0); !errors.Is(err, errs.ErrInvalid) {
+		t.Fatalf("disabled user: %v; want ErrInvalid", err)
 	}
 }

@@ -30,10 +30,16 @@ type NewToken struct {
 	Token  identity.Token
 }
 
-// CreateToken issues a personal access token to the caller. Workspace
-// restrictions must name workspaces the caller belongs to; the admin scope
-// needs a platform administrator.
+// CreateToken issues a personal access token to the caller, no broader than
+// the caller's own token: only a token with the all scope may create one
+// (ErrForbidden otherwise); workspace restrictions must name workspaces the
+// caller belongs to and its token reaches (a restricted token mints only
+// restricted ones); the admin scope needs a platform administrator; and a
+// token made with a personal access token does not outlive it.
 func (s *Service) CreateToken(ctx context.Context, p identity.Principal, in CreateTokenInput) (*NewToken, error) {
+	if err := p.ManagesTokens(); err != nil {
+		return nil, err
+	}
 	if err := identity.ValidateName("name", in.Name); err != nil {
 		return nil, err
 	}
@@ -44,9 +50,6 @@ func (s *Service) CreateToken(ctx context.Context, p identity.Principal, in Crea
 	if slices.Contains(scopes, identity.ScopeAdmin) && !p.IsAdmin {
 		return nil, errs.Invalid("scopes", "the admin scope needs a platform administrator")
 	}
-	if !p.HasScope(identity.ScopeAll) {
-		return nil, errs.Forbidden("a token with limited scopes cannot create tokens")
-	}
 	workspaces := slices.Compact(slices.Sorted(slices.Values(in.WorkspaceIDs)))
 	if len(workspaces) == 0 {
 		workspaces = p.Workspaces // a restricted token only mints restricted ones
@@ -56,7 +59,7 @@ func (s *Service) CreateToken(ctx context.Context, p identity.Principal, in Crea
 			return nil, errs.Invalid("workspace_ids", "item %d: workspace %d is not one of yours or not reachable with this token", i, id)
 		}
 	}
-	exp, err := s.expiry(in.ExpiresInDays)
+	exp, err := s.expiryWithin(p, in.ExpiresInDays)
 	if err != nil {
 		return nil, err
 	}
@@ -88,16 +91,81 @@ func (s *Service) expiry(days *int) (*time.Time, error) {
 	return &t, nil
 }
 
-// ListTokens lists the caller's personal access tokens, without secrets.
+// ListTokens lists the caller's personal access tokens, without secrets:
+// those no broader than the caller's token (identity.Principal.Covers). A
+// token without the all scope gets ErrForbidden.
 func (s *Service) ListTokens(ctx context.Context, p identity.Principal) ([]identity.Token, error) {
-	return s.tokens.ListTokensOfUser(ctx, p.UserID, identity.TokenPAT)
+	if err := p.ManagesTokens(); err != nil {
+		return nil, err
+	}
+	all, err := s.tokens.ListTokensOfUser(ctx, p.UserID, identity.TokenPAT)
+	if err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	out := all[:0]
+	for _, t := range all {
+		if p.Covers(t) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }
 
 // RevokeToken revokes one of the caller's tokens; another user's token is
-// ErrNotFound.
+// ErrNotFound. A token without the all scope, or a workspace-restricted
+// token revoking a broader one, gets ErrForbidden.
 func (s *Service) RevokeToken(ctx context.Context, p identity.Principal, id int64) error {
+	if err := s.mayRevoke(ctx, p, id); err != nil {
+		return err
+	}
 	if err := s.tokens.RevokeToken(ctx, p.UserID, id, s.now()); err != nil {
 		return fmt.Errorf("revoke token %s: %w", strconv.FormatInt(id, 10), err)
 	}
 	return nil
+}
+
+// mayRevoke checks that the caller's token may revoke token id. A
+// restricted caller only reaches the personal access tokens it covers; an
+// unrestricted one reaches every token of its user, sessions included.
+func (s *Service) mayRevoke(ctx context.Context, p identity.Principal, id int64) error {
+	if err := p.ManagesTokens(); err != nil {
+		return err
+	}
+	if len(p.Workspaces) == 0 {
+		return nil
+	}
+	all, err := s.tokens.ListTokensOfUser(ctx, p.UserID, identity.TokenPAT)
+	if err != nil {
+		return fmt.Errorf("revoke token %d: %w", id, err)
+	}
+	i := slices.IndexFunc(all, func(t identity.Token) bool { return t.ID == id })
+	switch {
+	case i < 0:
+		return errs.NotFound("token", strconv.FormatInt(id, 10))
+	case !p.Covers(all[i]):
+		return errs.Forbidden("token %d reaches more workspaces than the token making this call (restricted to workspaces %v); "+
+			"revoke it with an unrestricted token or from the console", id, p.Workspaces)
+	}
+	return nil
+}
+
+// expiryWithin is expiry, kept within the expiry of the caller's personal
+// access token: by default the new token expires with it, and asking for
+// a later expiry (or none) is refused. A console session, the user signed
+// in with a password, is not such a cap.
+func (s *Service) expiryWithin(p identity.Principal, days *int) (*time.Time, error) {
+	exp, err := s.expiry(days)
+	if err != nil || p.TokenKind != identity.TokenPAT || p.ExpiresAt == nil {
+		return exp, err
+	}
+	limit := p.ExpiresAt.UTC()
+	switch {
+	case days == nil && (exp == nil || exp.After(limit)):
+		return &limit, nil
+	case exp == nil || exp.After(limit):
+		left := int(limit.Sub(s.now()).Hours() / 24)
+		return nil, errs.Invalid("expires_in_days", "must not outlive the token making this call, which expires at %s (%d full days from now); ask for at most %d",
+			limit.Format(time.RFC3339), left, left)
+	}
+	return exp, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -84,7 +85,7 @@ func (t *wfTool) InvokableRun(ctx context.Context, args string, _ ...tool.Option
 func (t *wfTool) outcome(res *workflowapp.Outcome, text bool, out *chatapp.ToolOutput, inChat bool) (string, error) {
 	switch {
 	case res.Failure != nil:
-		return "error: the workflow failed: " + res.Failure.Error(), nil
+		return failedResult(res), nil
 	case res.Interrupt != nil:
 		return t.asked(res, text, out, inChat)
 	case !text:
@@ -97,6 +98,26 @@ func (t *wfTool) outcome(res *workflowapp.Outcome, text bool, out *chatapp.ToolO
 		return res.Result.Text, nil
 	}
 	return res.Result.Text, out.AnswerDirectly()
+}
+
+// failedResult is what the model reads of a failed run. A model node's
+// failure carries the provider's words and address, which are the
+// builder's to read in the run history, not the end user's: the model
+// only learns that the node's model did not answer.
+func failedResult(res *workflowapp.Outcome) string {
+	f := res.Failure
+	if f.Type != "llm" {
+		return "error: the workflow failed: " + f.Error()
+	}
+	label := f.NodeID
+	if f.Title != "" {
+		label = f.Title
+	}
+	ref := ""
+	if res.Run != nil {
+		ref = fmt.Sprintf(" (run %d has the detail)", res.Run.ID)
+	}
+	return "error: the workflow failed: the model of its node " + label + " did not answer" + ref
 }
 
 // returnsText tells whether the run's end node returns text: that of the

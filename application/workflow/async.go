@@ -35,7 +35,10 @@ type runMessage struct {
 // RunAsync checks a run as Run does, stores it as running and queues it
 // for a worker of any process; it answers at once with the run, whose
 // history shows its progress. It returns errs.ErrUnavailable when this
-// process has no queue or durable state, and the errors of Prepare.
+// process has no queue or durable state, and the errors of Prepare. When
+// the queue refuses the run (a *errs.QueueFullError, matching
+// errs.ErrRateLimited, when too many runs wait) the run is stored as
+// failed, never started, and the error says the server is busy.
 func (s *Service) RunAsync(ctx context.Context, p identity.Principal, req RunRequest) (*workflow.Run, error) {
 	if s.d.Queue == nil || s.d.States == nil {
 		return nil, errs.New(errs.ErrUnavailable, "asynchronous runs are not available in this process")
@@ -50,9 +53,31 @@ func (s *Service) RunAsync(ctx context.Context, p identity.Principal, req RunReq
 		return nil, err
 	}
 	if err := s.enqueue(ctx, run.ID); err != nil {
-		return nil, err
+		return s.withdraw(ctx, run, err)
 	}
 	return run, nil
+}
+
+// withdraw takes back a run the queue did not accept, so that no run is
+// left waiting for a worker that will never come: it is stored as failed,
+// saying why, and the queue's error returns. If a worker holds the run
+// already, the message did reach the queue (the error came after it) and
+// the run is accepted after all.
+func (s *Service) withdraw(ctx context.Context, run *workflow.Run, cause error) (*workflow.Run, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
+	defer cancel()
+	now := time.Now()
+	_, err := s.d.States.Claim(ctx, run.ID, s.d.Owner, now, now.Add(s.d.Lease))
+	if errors.Is(err, errs.ErrConflict) {
+		return run, nil
+	}
+	if err == nil {
+		err = s.failRun(ctx, run, "not started: the queue did not take it: "+cause.Error())
+	}
+	if err != nil { // the run stays queued: Reap queues it again
+		s.d.Log.Error("could not withdraw a workflow run the queue refused", "run", run.ID, "err", err)
+	}
+	return nil, notStarted(run.ID, cause)
 }
 
 func (s *Service) enqueue(ctx context.Context, runID int64) error {
@@ -61,6 +86,16 @@ func (s *Service) enqueue(ctx context.Context, runID int64) error {
 		return fmt.Errorf("queue run %d: %w", runID, err)
 	}
 	return nil
+}
+
+// notStarted says why a run was not started, keeping the queue's error
+// for errors.Is and errors.As.
+func notStarted(runID int64, cause error) error {
+	var full *errs.QueueFullError
+	if errors.As(cause, &full) {
+		return fmt.Errorf("the server is busy and run %d was not started; retry in a few seconds (%w)", runID, full)
+	}
+	return fmt.Errorf("run %d was not started: %w", runID, cause)
 }
 
 // HandleRun is the queue handler of async runs: it claims the run (a run
@@ -74,15 +109,18 @@ func (s *Service) HandleRun(ctx context.Context, payload []byte) error {
 		s.d.Log.Warn("dropped a malformed workflow run message", "payload", string(payload))
 		return nil
 	}
+	run, err := s.d.Runs.GetRun(ctx, m.RunID)
+	if errors.Is(err, errs.ErrNotFound) || err == nil && run.Status != workflow.RunRunning {
+		return nil // gone, or ended (e.g. withdrawn when its publish failed)
+	}
+	if err != nil {
+		return err
+	}
 	now := time.Now()
 	st, err := s.d.States.Claim(ctx, m.RunID, s.d.Owner, now, now.Add(s.d.Lease))
 	if errors.Is(err, errs.ErrConflict) || errors.Is(err, errs.ErrNotFound) {
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	run, err := s.d.Runs.GetRun(ctx, m.RunID)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,9 @@ type Deps struct {
 	Metrics      *prometheus.Registry
 	OpenAPI      []byte
 	MaxBodyBytes int
-	RateLimit    int // requests per token per minute
+	RateLimit    int                // requests per token per minute
+	AuthFailures int                // failed authentications per client address per minute; 0: off
+	Proxies      middleware.Proxies // reverse proxies whose X-Forwarded-For is believed
 	CORSOrigins  []string
 }
 
@@ -56,7 +58,7 @@ const loginAttemptsPerMinute = 20
 func Register(e *route.Engine, d Deps) {
 	metrics := middleware.NewMetrics(d.Metrics)
 	e.Use(middleware.Recovery(d.Log), middleware.LogID(), middleware.AccessLog(d.Log), metrics.Handler(),
-		middleware.CORS(d.CORSOrigins), middleware.BodyLimit(d.MaxBodyBytes))
+		middleware.CORS(d.CORSOrigins), middleware.BodyLimit(d.MaxBodyBytes), middleware.JSONText())
 	e.NoRoute(notFound)
 	e.NoMethod(methodNotAllowed)
 
@@ -67,9 +69,10 @@ func Register(e *route.Engine, d Deps) {
 	e.GET("/openapi.yaml", o.OpenAPIDoc)
 
 	ident := console.Identity{Svc: d.Identity}
-	e.POST("/api/auth/login", perIP(d.Limiter, loginAttemptsPerMinute), httpx.Handle(ident.Login))
+	e.POST("/api/auth/login", perIP(d.Limiter, d.Proxies, loginAttemptsPerMinute), httpx.Handle(ident.Login))
 
-	authed := []app.HandlerFunc{middleware.Auth(d.Identity), middleware.RateLimit(d.Limiter, d.RateLimit)}
+	guard := middleware.NewFailureGuard(d.Limiter, d.AuthFailures, d.Proxies, d.Log)
+	authed := []app.HandlerFunc{middleware.CSRF(d.CORSOrigins), middleware.Auth(d.Identity, guard), middleware.RateLimit(d.Limiter, d.RateLimit)}
 	consoleGroup, cozeGroup := e.Group("/api", authed...), e.Group("", authed...)
 	registerConsole(consoleGroup, d, ident)
 	adminGroup := e.Group("/api/admin", append(authed, admin.RequireAdmin())...)
@@ -137,9 +140,9 @@ func methodNotAllowed(ctx context.Context, c *app.RequestContext) {
 }
 
 // perIP limits unauthenticated calls, such as sign-in, per client address.
-func perIP(l middleware.Limiter, perMinute int) app.HandlerFunc {
+func perIP(l middleware.Limiter, proxies middleware.Proxies, perMinute int) app.HandlerFunc {
 	return func(ctx context.Context, c *app.RequestContext) {
-		ok, retry, err := l.Allow(ctx, "ratelimit:ip:"+c.ClientIP()+":"+c.FullPath(), perMinute, time.Minute)
+		ok, retry, err := l.Allow(ctx, "ratelimit:ip:"+proxies.ClientAddr(c)+":"+c.FullPath(), perMinute, time.Minute)
 		if err == nil && !ok {
 			c.Header("Retry-After", strconv.Itoa(max(int(retry.Seconds()+0.999), 1)))
 			httpx.FailWith(c, http.StatusTooManyRequests, httpx.CodeRateLimited, "too many attempts; wait a minute")

@@ -25,6 +25,8 @@ type Config struct {
 	TablesDSN         string        `yaml:"tables_dsn"` // the rows of tables: a MySQL database whose user may reach it only
 	RedisAddr         string        `yaml:"redis_addr"`
 	RedisPassword     string        `yaml:"redis_password"`
+	RedisPrefix       string        `yaml:"redis_prefix"` // every Redis key and channel starts with it
+	RedisDB           int           `yaml:"redis_db"`
 	ModelsFile        string        `yaml:"models_file"`
 	SecretKey         string        `yaml:"secret_key"`
 	BootstrapToken    string        `yaml:"bootstrap_token"`
@@ -37,7 +39,10 @@ type Config struct {
 	RateLimit         int           `yaml:"rate_limit"` // requests per token per minute; 0 disables
 	CORSOrigins       []string      `yaml:"cors_origins"`
 	ShutdownTimeout   time.Duration `yaml:"shutdown_timeout"`
-	WorkflowLease     time.Duration `yaml:"workflow_lease"` // how long a run stays with a process that stopped renewing it
+	WorkflowLease     time.Duration `yaml:"workflow_lease"`    // how long a run stays with a process that stopped renewing it
+	QueueMaxBacklog   int           `yaml:"queue_max_backlog"` // queued messages of a topic not yet handled; past it new ones get 429
+	CodeParallel      int           `yaml:"code_parallel"`     // workflow code nodes running at once in a process; 0: GOMAXPROCS
+	Edge              Edge          `yaml:",inline"`           // slow-client and authentication-failure limits (edge.go)
 }
 
 // Defaults are the embedded-default settings.
@@ -45,6 +50,7 @@ func Defaults() Config {
 	return Config{
 		Addr:            ":8888",
 		DataDir:         "./data",
+		RedisPrefix:     "pergola:",
 		BootstrapEmail:  "admin@pergola.local",
 		LogLevel:        "info",
 		LogFormat:       "json",
@@ -53,6 +59,8 @@ func Defaults() Config {
 		CORSOrigins:     []string{"*"},
 		ShutdownTimeout: 15 * time.Second,
 		WorkflowLease:   30 * time.Second,
+		QueueMaxBacklog: 1_000_000,
+		Edge:            DefaultEdge(),
 	}
 }
 
@@ -93,7 +101,8 @@ func applyEnv(cfg *Config, env Lookup) error {
 		"PERGOLA_ADDR": &cfg.Addr, "PERGOLA_DATA_DIR": &cfg.DataDir, "PERGOLA_DB_DSN": &cfg.DBDSN,
 		"PERGOLA_TABLES_DSN": &cfg.TablesDSN,
 		"PERGOLA_REDIS_ADDR": &cfg.RedisAddr, "PERGOLA_REDIS_PASSWORD": &cfg.RedisPassword,
-		"PERGOLA_MODELS_FILE": &cfg.ModelsFile, "PERGOLA_SECRET_KEY": &cfg.SecretKey,
+		"PERGOLA_REDIS_PREFIX": &cfg.RedisPrefix,
+		"PERGOLA_MODELS_FILE":  &cfg.ModelsFile, "PERGOLA_SECRET_KEY": &cfg.SecretKey,
 		"PERGOLA_BOOTSTRAP_TOKEN": &cfg.BootstrapToken, "PERGOLA_BOOTSTRAP_EMAIL": &cfg.BootstrapEmail,
 		"PERGOLA_BOOTSTRAP_PASSWORD": &cfg.BootstrapPassword, "PERGOLA_LOG_LEVEL": &cfg.LogLevel,
 		"PERGOLA_LOG_FORMAT": &cfg.LogFormat,
@@ -109,7 +118,9 @@ func applyEnv(cfg *Config, env Lookup) error {
 			*dst = splitList(v)
 		}
 	}
-	ints := map[string]*int{"PERGOLA_MAX_BODY_BYTES": &cfg.MaxBodyBytes, "PERGOLA_RATE_LIMIT": &cfg.RateLimit}
+	ints := map[string]*int{"PERGOLA_MAX_BODY_BYTES": &cfg.MaxBodyBytes, "PERGOLA_RATE_LIMIT": &cfg.RateLimit,
+		"PERGOLA_REDIS_DB": &cfg.RedisDB, "PERGOLA_QUEUE_MAX_BACKLOG": &cfg.QueueMaxBacklog,
+		"PERGOLA_CODE_PARALLEL": &cfg.CodeParallel}
 	for key, dst := range ints {
 		if v, ok := env(key); ok {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
@@ -118,6 +129,9 @@ func applyEnv(cfg *Config, env Lookup) error {
 			}
 			*dst = n
 		}
+	}
+	if err := applyEdgeEnv(&cfg.Edge, env); err != nil {
+		return err
 	}
 	if v, ok := env("PERGOLA_WORKFLOW_LEASE"); ok {
 		d, err := time.ParseDuration(strings.TrimSpace(v))
@@ -168,6 +182,12 @@ func (c Config) Validate() error {
 			return fmt.Errorf("PERGOLA_REDIS_ADDR: must be host:port such as 127.0.0.1:6379, got %q", c.RedisAddr)
 		}
 	}
+	if err := validateRedisPrefix(c.RedisPrefix); err != nil {
+		return fmt.Errorf("PERGOLA_REDIS_PREFIX: %v", err)
+	}
+	if c.RedisDB < 0 {
+		return fmt.Errorf("PERGOLA_REDIS_DB: must be a Redis database index (0 or more), got %d", c.RedisDB)
+	}
 	if c.BootstrapToken != "" && len(c.BootstrapToken) < 4 {
 		return fmt.Errorf("PERGOLA_BOOTSTRAP_TOKEN: must be at least 4 characters")
 	}
@@ -188,11 +208,32 @@ func (c Config) Validate() error {
 	if c.RateLimit < 0 {
 		return fmt.Errorf("PERGOLA_RATE_LIMIT: must be 0 (off) or a positive number of requests per minute")
 	}
+	if c.QueueMaxBacklog < 1 {
+		return fmt.Errorf("PERGOLA_QUEUE_MAX_BACKLOG: must be a positive number of queued messages, got %d", c.QueueMaxBacklog)
+	}
+	if c.CodeParallel < 0 {
+		return fmt.Errorf("PERGOLA_CODE_PARALLEL: must be 0 (GOMAXPROCS) or a positive number of code nodes running at once, got %d", c.CodeParallel)
+	}
 	if c.WorkflowLease < 300*time.Millisecond {
 		return fmt.Errorf("PERGOLA_WORKFLOW_LEASE: must be at least 300ms, got %s", c.WorkflowLease)
 	}
 	if c.ShutdownTimeout <= 0 {
 		return fmt.Errorf("PERGOLA_SHUTDOWN_TIMEOUT: must be positive")
+	}
+	if err := c.Edge.validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// validateRedisPrefix keeps prefixes that scan patterns and redis-cli
+// --scan --pattern 'PREFIX*' can match literally.
+func validateRedisPrefix(p string) error {
+	if p == "" || !strings.HasSuffix(p, ":") {
+		return fmt.Errorf("must end with a colon, such as pergola: or pergola:staging:, got %q", p)
+	}
+	if strings.ContainsAny(p, "*?[]\\ \t\r\n") {
+		return fmt.Errorf("must not contain spaces or the glob characters * ? [ ] \\, got %q", p)
 	}
 	return nil
 }
@@ -228,10 +269,14 @@ func ParseLevel(s string) (slog.Level, error) {
 func (c Config) Redacted() []any {
 	return []any{
 		"addr", c.Addr, "data_dir", c.DataDir, "db", redactDSN(c.DBDSN), "redis_addr", c.RedisAddr,
+		"redis_prefix", c.RedisPrefix, "redis_db", c.RedisDB,
 		"redis_password", mask(c.RedisPassword), "models_file", c.ModelsFile, "secret_key", mask(c.SecretKey),
 		"bootstrap_token", mask(c.BootstrapToken), "bootstrap_password", mask(c.BootstrapPassword),
 		"egress_allow", c.EgressAllow, "log_level", c.LogLevel, "max_body_bytes", c.MaxBodyBytes,
 		"rate_limit_per_min", c.RateLimit, "cors_origins", c.CORSOrigins,
+		"read_header_timeout", c.Edge.ReadHeaderTimeout.String(), "read_timeout", c.Edge.ReadTimeout.String(),
+		"idle_timeout", c.Edge.IdleTimeout.String(), "max_header_bytes", c.Edge.MaxHeaderBytes, "auth_failures_per_min", c.Edge.AuthFailures,
+		"trusted_proxies", c.Edge.TrustedProxies,
 	}
 }
 

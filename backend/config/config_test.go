@@ -39,11 +39,14 @@ func TestBadSettingsNameTheSetting(t *testing.T) {
 	cases := map[string]map[string]string{
 		"PERGOLA_ADDR":            {"PERGOLA_ADDR": "8888"},
 		"PERGOLA_REDIS_ADDR":      {"PERGOLA_REDIS_ADDR": "localhost"},
+		"PERGOLA_REDIS_PREFIX":    {"PERGOLA_REDIS_PREFIX": "pergola"},
+		"PERGOLA_REDIS_DB":        {"PERGOLA_REDIS_DB": "-1"},
 		"PERGOLA_SECRET_KEY":      {"PERGOLA_DB_DSN": "root@tcp(127.0.0.1:3306)/pergola"},
 		"PERGOLA_EGRESS_ALLOW":    {"PERGOLA_EGRESS_ALLOW": "10.0.0.0/99"},
 		"PERGOLA_LOG_LEVEL":       {"PERGOLA_LOG_LEVEL": "loud"},
 		"PERGOLA_MAX_BODY_BYTES":  {"PERGOLA_MAX_BODY_BYTES": "lots"},
 		"PERGOLA_RATE_LIMIT":      {"PERGOLA_RATE_LIMIT": "-1"},
+		"PERGOLA_CODE_PARALLEL":   {"PERGOLA_CODE_PARALLEL": "-2"},
 		"PERGOLA_BOOTSTRAP_TOKEN": {"PERGOLA_BOOTSTRAP_TOKEN": "x"},
 		"PERGOLA_CONFIG_FILE":     {"PERGOLA_CONFIG_FILE": "/nonexistent/pergola.yaml"},
 	}
@@ -114,5 +117,24 @@ func TestLoadModels(t *testing.T) {
 	_ = os.WriteFile(bad, []byte("models:\n  - id: a\n    provider: openai\n    model: x\n  - id: b\n    provider: claude-ish\n    model: y\n"), 0o600)
 	if _, err := LoadModels(bad, envOf(nil)); err == nil || !strings.Contains(err.Error(), "models[1].provider") {
 		t.Fatalf("bad provider not reported by field: %v", err)
+	}
+}
+
+// TestRedisPrefixAndDB checks the defaults a deployment shares Redis with,
+// that both settings are read, and which prefixes are refused.
+func TestRedisPrefixAndDB(t *testing.T) {
+	cfg, err := Load(envOf(nil))
+	if err != nil || cfg.RedisPrefix != "pergola:" || cfg.RedisDB != 0 {
+		t.Fatalf("defaults: prefix %q db %d, %v; want pergola: and 0", cfg.RedisPrefix, cfg.RedisDB, err)
+	}
+	cfg, err = Load(envOf(map[string]string{"PERGOLA_REDIS_PREFIX": "acme:staging:", "PERGOLA_REDIS_DB": "3"}))
+	if err != nil || cfg.RedisPrefix != "acme:staging:" || cfg.RedisDB != 3 {
+		t.Fatalf("got prefix %q db %d, %v", cfg.RedisPrefix, cfg.RedisDB, err)
+	}
+	for _, bad := range []string{"", ":x", "pergola", "per gola:", "pergola*:", "a[b]:"} {
+		_, err := Load(envOf(map[string]string{"PERGOLA_REDIS_PREFIX": bad}))
+		if err == nil || !strings.Contains(err.Error(), "PERGOLA_REDIS_PREFIX") {
+			t.Errorf("prefix %q: error %v; want one naming PERGOLA_REDIS_PREFIX", bad, err)
+		}
 	}
 }

@@ -8,6 +8,14 @@
 // form, and GET /v1/models. Point a client at the URL returned by
 // [Server.Listen] or [Server.BaseURL], e.g. http://127.0.0.1:8999/v1.
 //
+// Like OpenAI, it refuses an invalid conversation with 400 and an
+// invalid_request_error whose param is "messages", before any reply is
+// picked: no messages, an unknown role, a message without the content its
+// role requires, a tool message that does not answer a tool call of the
+// assistant message before it, an assistant's tool call not answered by
+// the tool messages right after it, or a tool call id used twice. Such a
+// request is still recorded.
+//
 // A request is answered by the first of:
 //
 //  1. the next reply queued with [Server.Enqueue] (first in, first out);

@@ -22,18 +22,23 @@ func (s *Server) Handler() http.Handler {
 func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
 	auth := r.Header.Get("Authorization")
 	if s.cfg.apiKey != "" && auth != "Bearer "+s.cfg.apiKey {
-		writeError(w, Fail(http.StatusUnauthorized, "Incorrect API key provided."))
+		writeError(w, Fail(http.StatusUnauthorized, "Incorrect API key provided."), "")
 		return
 	}
 	var wr wireRequest
 	if err := json.NewDecoder(r.Body).Decode(&wr); err != nil {
-		writeError(w, Fail(http.StatusBadRequest, "invalid JSON body: "+err.Error()))
+		writeError(w, Fail(http.StatusBadRequest, "invalid JSON body: "+err.Error()), "")
 		return
 	}
 	req := decodeRequest(wr, auth)
+	if why := checkMessages(wr.Messages); why != "" {
+		s.keep(req)
+		writeError(w, Fail(http.StatusBadRequest, why), "messages")
+		return
+	}
 	reply := s.record(req)
 	if reply.Status != 0 {
-		writeError(w, reply)
+		writeError(w, reply, "")
 		return
 	}
 	reply.ToolCalls = s.withIDs(reply.ToolCalls)
@@ -114,10 +119,15 @@ func finishReason(r Reply) *string {
 	return &reason
 }
 
-func writeError(w http.ResponseWriter, r Reply) {
+// writeError answers with an OpenAI error body; param names the request
+// field at fault, or is "" (null).
+func writeError(w http.ResponseWriter, r Reply, param string) {
 	var body wireError
 	body.Error.Message = r.Error
 	body.Error.Type = errorType(r.Status)
+	if param != "" {
+		body.Error.Param = &param
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(r.Status)
 	_ = json.NewEncoder(w).Encode(body)

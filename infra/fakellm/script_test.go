@@ -27,6 +27,7 @@ var addTool = &schema.ToolInfo{
 
 func TestDefaultBehaviour(t *testing.T) {
 	call := schema.ToolCall{ID: "c1", Type: "function", Function: schema.FunctionCall{Name: "add", Arguments: "{}"}}
+	call2 := schema.ToolCall{ID: "c2", Type: "function", Function: schema.FunctionCall{Name: "add", Arguments: "{}"}}
 	cases := []struct {
 		name      string
 		in        []*schema.Message
@@ -45,7 +46,7 @@ func TestDefaultBehaviour(t *testing.T) {
 		}, "tool said: 5", nil},
 		{"parallel tool results", []*schema.Message{
 			schema.UserMessage("x"),
-			schema.AssistantMessage("", []schema.ToolCall{call, call}),
+			schema.AssistantMessage("", []schema.ToolCall{call, call2}),
 			schema.ToolMessage("5", "c1"), schema.ToolMessage("6", "c2"),
 		}, "tool said: 5; 6", nil},
 	}

@@ -117,17 +117,29 @@ func (s *Server) Reset() {
 	s.records, s.next, s.queue, s.rules = nil, 0, nil, nil
 }
 
+// keep records r for Requests.
+func (s *Server) keep(r Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keepLocked(r)
+}
+
+func (s *Server) keepLocked(r Request) {
+	limit := s.cfg.recordLimit
+	switch {
+	case limit <= 0:
+	case len(s.records) < limit:
+		s.records = append(s.records, r)
+	default:
+		s.records[s.next] = r
+		s.next = (s.next + 1) % limit
+	}
+}
+
 // record keeps r and picks the reply for it.
 func (s *Server) record(r Request) Reply {
 	s.mu.Lock()
-	if limit := s.cfg.recordLimit; limit > 0 {
-		if len(s.records) < limit {
-			s.records = append(s.records, r)
-		} else {
-			s.records[s.next] = r
-			s.next = (s.next + 1) % limit
-		}
-	}
+	s.keepLocked(r)
 	if len(s.queue) > 0 {
 		reply := s.queue[0]
 		s.queue = s.queue[1:]

@@ -34,6 +34,12 @@ func TestQueue(t *testing.T) {
 	kvtest.TestQueue(t, func(*testing.T) kvtest.Queue { return memory.NewQueue(memory.QueueOptions{}) })
 }
 
+func TestQueueBacklog(t *testing.T) {
+	kvtest.TestQueueBacklog(t, func(_ *testing.T, maxBacklog int) kvtest.Queue {
+		return memory.NewQueue(memory.QueueOptions{MaxBacklog: maxBacklog})
+	})
+}
+
 func TestPubSub(t *testing.T) {
 	kvtest.TestPubSub(t, func(*testing.T) kvtest.PubSub { return memory.NewPubSub() })
 }

@@ -13,8 +13,8 @@ import (
 // DefaultVisibilityTimeout is used when ConsumeOptions.VisibilityTimeout is 0.
 const DefaultVisibilityTimeout = 30 * time.Second
 
-// DefaultMaxLen is used when QueueOptions.MaxLen is 0.
-const DefaultMaxLen = 100_000
+// DefaultMaxBacklog is used when QueueOptions.MaxBacklog is 0.
+const DefaultMaxBacklog = 1_000_000
 
 // Message is one delivery of a published payload. ID is the one Publish
 // returned; Deliveries is 1 the first time and counts up on redelivery.
@@ -48,40 +48,48 @@ type Handler = func(ctx context.Context, msg Message) error
 
 // QueueOptions tunes a Queue. The zero value is usable.
 type QueueOptions struct {
-	// MaxLen bounds the messages retained per topic, acknowledged or not;
-	// older ones are dropped (as Redis XADD MAXLEN does). 0 means
-	// DefaultMaxLen. Keep it well above the largest backlog you expect.
-	MaxLen int
+	// MaxBacklog bounds the messages of a topic that some consumer group
+	// has not acknowledged yet (a topic no group reads keeps all of them).
+	// Publish refuses new messages while a topic is at the bound; no
+	// accepted message is ever dropped. 0 means DefaultMaxBacklog.
+	MaxBacklog int
 }
 
 // Queue is an in-process, at-least-once work queue with consumer groups,
 // mirroring redis.Queue: each group gets every message of a topic, each
 // message goes to one consumer of the group at a time, and unacknowledged
-// messages are redelivered. Messages do not survive the process. It is safe
+// messages are redelivered. A message stays in memory until every group
+// has acknowledged it, and the backlog of a topic is bounded (see
+// QueueOptions.MaxBacklog). Messages do not survive the process. It is safe
 // for concurrent use.
 type Queue struct {
-	mu     sync.Mutex
-	topics map[string]*topic
-	maxLen int
+	mu         sync.Mutex
+	topics     map[string]*topic
+	maxBacklog int
 }
 
 // NewQueue returns an empty Queue.
 func NewQueue(opts QueueOptions) *Queue {
-	if opts.MaxLen <= 0 {
-		opts.MaxLen = DefaultMaxLen
+	if opts.MaxBacklog <= 0 {
+		opts.MaxBacklog = DefaultMaxBacklog
 	}
-	return &Queue{topics: make(map[string]*topic), maxLen: opts.MaxLen}
+	return &Queue{topics: make(map[string]*topic), maxBacklog: opts.MaxBacklog}
 }
 
 // Publish appends payload to topic and returns its message ID. It returns
-// errs.ErrInvalid for an empty topic.
+// errs.ErrInvalid for an empty topic, and a *errs.QueueFullError (matching
+// errs.ErrRateLimited) when the topic's backlog is at its bound: then the
+// message was not queued, and the caller may try again later.
 func (q *Queue) Publish(_ context.Context, topicName string, payload []byte) (string, error) {
 	if err := checkName("topic", topicName); err != nil {
 		return "", fmt.Errorf("publish: %w", err)
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	seq := q.topic(topicName).append(clone(payload), q.maxLen)
+	seq, ok := q.topic(topicName).append(clone(payload), q.maxBacklog)
+	if !ok {
+		return "", fmt.Errorf("publish: %w", &errs.QueueFullError{Topic: topicName, Limit: int64(q.maxBacklog)})
+	}
 	return strconv.FormatUint(seq, 10), nil
 }
 

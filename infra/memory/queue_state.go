@@ -5,6 +5,10 @@ import (
 	"time"
 )
 
+// trimEvery is how many acknowledgements a topic lets pass before it drops
+// the messages every group has acknowledged; a full topic trims at once.
+const trimEvery = 256
+
 // topic is one queue: a log of retained messages and the groups reading it.
 // Every field is guarded by Queue.mu.
 type topic struct {
@@ -12,6 +16,7 @@ type topic struct {
 	nextSeq uint64  // seq the next published message gets
 	groups  map[string]*group
 	wake    chan struct{} // closed (and replaced) when there is news
+	acks    int           // acknowledgements since the last trim
 }
 
 type entry struct {
@@ -45,15 +50,50 @@ func (t *topic) firstSeq() uint64 {
 	return t.log[0].seq
 }
 
-func (t *topic) append(payload []byte, maxLen int) uint64 {
+// append adds payload to the log and returns its seq, unless limit
+// messages still wait for some group: then it reports false and keeps
+// nothing.
+func (t *topic) append(payload []byte, limit int) (uint64, bool) {
+	if len(t.log) >= limit {
+		t.trim()
+		if len(t.log) >= limit {
+			return 0, false
+		}
+	}
 	seq := t.nextSeq
 	t.nextSeq++
 	t.log = append(t.log, entry{seq: seq, payload: payload})
-	if maxLen > 0 && len(t.log) > maxLen {
-		t.log = t.log[len(t.log)-maxLen:]
-	}
 	t.broadcast()
-	return seq
+	return seq, true
+}
+
+// trim drops the oldest messages that every group has acknowledged. A
+// topic without groups keeps everything: a group created later reads it.
+func (t *topic) trim() {
+	t.acks = 0
+	if len(t.groups) == 0 {
+		return
+	}
+	low := t.nextSeq
+	for _, g := range t.groups {
+		low = min(low, g.oldest())
+	}
+	if low <= t.firstSeq() {
+		return
+	}
+	n := int(low - t.firstSeq())
+	clear(t.log[:n]) // let the payloads go before append reallocates
+	t.log = t.log[n:]
+}
+
+// oldest is the seq of the oldest message the group still needs: its
+// oldest pending one, or the first it has not read.
+func (g *group) oldest() uint64 {
+	low := g.cursor
+	for seq := range g.pending {
+		low = min(low, seq)
+	}
+	return low
 }
 
 func (t *topic) broadcast() {
@@ -81,9 +121,6 @@ func (t *topic) next(g *group, visibility time.Duration, now time.Time) (msg Mes
 		p.running = true
 		p.deliveries++
 		return delivery(seq, p), true, 0
-	}
-	if first := t.firstSeq(); g.cursor < first {
-		g.cursor = first // trimmed before the group read them
 	}
 	if g.cursor >= t.nextSeq {
 		return Message{}, false, wait
@@ -128,6 +165,9 @@ func (t *topic) settle(g *group, seq uint64, ack bool, now time.Time) {
 	}
 	if ack {
 		delete(g.pending, seq)
+		if t.acks++; t.acks >= trimEvery {
+			t.trim()
+		}
 		return
 	}
 	p.running = false

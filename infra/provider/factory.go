@@ -31,9 +31,11 @@ const (
 // cheap (a few microseconds, no network), so callers need not cache the
 // result.
 type Factory struct {
-	// HTTPClient sends every provider request. Nil means a client without a
-	// timeout over http.DefaultTransport: calls are bounded by their context,
-	// which suits long streams better than a client timeout does.
+	// HTTPClient sends every provider request; a process shares one built
+	// by NewHTTPClient, whose idle pool is bounded. Nil means a client
+	// without a timeout over http.DefaultTransport: calls are bounded by
+	// their context, which suits long streams better than a client timeout
+	// does.
 	HTTPClient *http.Client
 	// ProbeTimeout bounds Probe; zero means DefaultProbeTimeout.
 	ProbeTimeout time.Duration

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -15,8 +16,8 @@ import (
 // DefaultVisibilityTimeout is used when ConsumeOptions.VisibilityTimeout is 0.
 const DefaultVisibilityTimeout = 30 * time.Second
 
-// DefaultMaxLen is used when QueueOptions.MaxLen is 0.
-const DefaultMaxLen = 100_000
+// DefaultMaxBacklog is used when QueueOptions.MaxBacklog is 0.
+const DefaultMaxBacklog = 1_000_000
 
 // Message is one delivery of a published payload. ID is the stream entry ID
 // Publish returned; Deliveries is 1 the first time and counts up on
@@ -52,54 +53,54 @@ type Handler = func(ctx context.Context, msg Message) error
 
 // QueueOptions tunes a Queue. The zero value is usable.
 type QueueOptions struct {
-	// MaxLen bounds the entries kept per topic stream, acknowledged or not
-	// (XADD MAXLEN ~, so Redis may keep somewhat more). 0 means
-	// DefaultMaxLen. Keep it well above the largest backlog you expect.
-	MaxLen int64
+	// MaxBacklog bounds the entries of a topic's stream that some consumer
+	// group has not acknowledged yet (a stream no group reads keeps all of
+	// them). Publish refuses new messages while a stream is at the bound;
+	// no accepted message is ever trimmed. 0 means DefaultMaxBacklog.
+	MaxBacklog int64
 }
 
 // Queue is an at-least-once work queue on Redis Streams, one stream per
 // topic: each consumer group gets every message, each message goes to one
 // consumer of the group at a time (XREADGROUP), a nil from the handler acks
 // it (XACK), and messages left unacknowledged for the visibility timeout are
-// claimed by another consumer of the group (XAUTOCLAIM). It is safe for
-// concurrent use.
+// claimed by another consumer of the group (XAUTOCLAIM). Entries every
+// group has acknowledged are trimmed as messages are published, and the
+// backlog is bounded (see QueueOptions.MaxBacklog), so a stream's memory
+// is bounded too. It is safe for concurrent use.
 type Queue struct {
-	client    goredis.UniversalClient
-	keys      keyspace
-	maxLen    int64
-	heartbeat *goredis.Script
+	client        goredis.UniversalClient
+	keys          keyspace
+	maxBacklog    int64
+	heartbeat     *goredis.Script
+	publishScript *goredis.Script
+	publishes     atomic.Uint64 // counts publishes, to trim every trimEvery
 }
 
 // NewQueue returns a Queue keeping its streams under prefix + "queue:".
 func NewQueue(client goredis.UniversalClient, prefix string, opts QueueOptions) *Queue {
-	if opts.MaxLen <= 0 {
-		opts.MaxLen = DefaultMaxLen
+	if opts.MaxBacklog <= 0 {
+		opts.MaxBacklog = DefaultMaxBacklog
 	}
 	return &Queue{
-		client:    client,
-		keys:      keyspace(prefix),
-		maxLen:    opts.MaxLen,
-		heartbeat: goredis.NewScript(heartbeatScript),
+		client:        client,
+		keys:          keyspace(prefix),
+		maxBacklog:    opts.MaxBacklog,
+		heartbeat:     goredis.NewScript(heartbeatScript),
+		publishScript: goredis.NewScript(publishScript),
 	}
 }
 
 // Publish appends payload to topic and returns its stream entry ID. An empty
-// topic returns errs.ErrInvalid; Redis failures match errs.ErrUnavailable.
+// topic returns errs.ErrInvalid; Redis failures match errs.ErrUnavailable;
+// a topic whose backlog is at its bound returns a *errs.QueueFullError
+// (matching errs.ErrRateLimited): then the message was not queued, and the
+// caller may try again later.
 func (q *Queue) Publish(ctx context.Context, topic string, payload []byte) (string, error) {
 	if err := checkName("topic", topic); err != nil {
 		return "", fmt.Errorf("publish: %w", err)
 	}
-	id, err := q.client.XAdd(ctx, &goredis.XAddArgs{
-		Stream: q.keys.name("queue", topic),
-		MaxLen: q.maxLen,
-		Approx: true,
-		Values: []any{payloadField, payload},
-	}).Result()
-	if err != nil {
-		return "", fail("publish to "+topic, err)
-	}
-	return id, nil
+	return q.publish(ctx, topic, payload)
 }
 
 // Consume delivers messages of topic to handle as consumer of group until

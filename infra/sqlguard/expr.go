@@ -24,6 +24,9 @@ func (rw *rewriter) expr(e ast.ExprNode, at place) (ast.ExprNode, error) {
 	if e == nil {
 		return nil, nil
 	}
+	if _, err := rw.checkSize(e, at); err != nil {
+		return nil, err
+	}
 	v := &checker{rw: rw, at: at}
 	out, _ := e.Accept(v)
 	if v.err != nil {
@@ -63,6 +66,8 @@ func (c *checker) Enter(n ast.Node) (ast.Node, bool) {
 	case *ast.PatternLikeOrIlikeExpr:
 		if !x.IsLike {
 			c.err = refuse("ILIKE is not MySQL; use LIKE")
+		} else {
+			c.err = checkLike(x)
 		}
 	case *ast.FuncCallExpr:
 		c.err = c.rw.checkFunc(x)

@@ -16,8 +16,11 @@ type rewriter struct {
 	args    []any
 	alias   string               // the table's alias in the statement, lower case
 	outputs map[string]ast.CIStr // select aliases (lower case) -> generated alias
-	columns map[string]*Column   // logical names (lower case)
-	nodes   int
+	// outputBytes bounds the value of each select alias (lower case).
+	outputBytes map[string]int64
+	columns     map[string]*Column // logical names (lower case)
+	nodes       int
+	work        int64 // see MaxWork
 }
 
 func newRewriter(p *Policy) *rewriter {

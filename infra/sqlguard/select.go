@@ -78,10 +78,12 @@ func checkSelectShape(s *ast.SelectStmt) error {
 // and giving every column a generated alias, so the result's column names
 // never show a physical name. It returns the names the model sees.
 func (rw *rewriter) fields(fl *ast.FieldList) (*ast.FieldList, []OutColumn, error) {
-	rw.outputs = map[string]ast.CIStr{}
+	rw.outputs, rw.outputBytes = map[string]ast.CIStr{}, map[string]int64{}
 	out := &ast.FieldList{}
 	var cols []OutColumn
-	add := func(e ast.ExprNode, name string, typ table.FieldType) ast.CIStr {
+	var row int64
+	add := func(e ast.ExprNode, name string, typ table.FieldType, n int64) ast.CIStr {
+		row = min(row+n, huge)
 		alias := ast.NewCIStr("a" + strconv.Itoa(len(out.Fields)))
 		out.Fields = append(out.Fields, &ast.SelectField{Expr: e, AsName: alias})
 		cols = append(cols, OutColumn{Name: name, Type: typ})
@@ -93,21 +95,26 @@ func (rw *rewriter) fields(fl *ast.FieldList) (*ast.FieldList, []OutColumn, erro
 				return nil, nil, err
 			}
 			for _, c := range rw.p.Columns {
-				add(&ast.ColumnNameExpr{Name: physicalColumn(c.Physical)}, c.Name, c.Type)
+				add(&ast.ColumnNameExpr{Name: physicalColumn(c.Physical)}, c.Name, c.Type, rw.columnBytes(physicalColumn(c.Name), inWhere))
 			}
 			continue
 		}
+		n := rw.boundOf(f.Expr, inWhere)
 		e, name, typ, err := rw.field(f)
 		if err != nil {
 			return nil, nil, err
 		}
-		alias := add(e, name, typ)
+		alias := add(e, name, typ, n)
 		if f.AsName.L != "" {
-			rw.outputs[f.AsName.L] = alias
+			rw.outputs[f.AsName.L], rw.outputBytes[f.AsName.L] = alias, n
 		}
 	}
 	if len(out.Fields) > maxOutputs {
 		return nil, nil, refuse("select at most %d columns", maxOutputs)
+	}
+	if row > MaxRowBytes {
+		return nil, nil, refuse("a row of this SELECT can be up to %s long, over the limit of %s; select fewer columns or cut long text with LEFT(text, 1000)",
+			bytesText(row), bytesText(MaxRowBytes))
 	}
 	return out, cols, nil
 }

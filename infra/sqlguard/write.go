@@ -96,6 +96,9 @@ func (rw *rewriter) insertRow(i int, cols []*Column, row []ast.ExprNode) ([]ast.
 		if err := requiredValue(cols[j], e); err != nil {
 			return nil, err
 		}
+		if err := rw.storedSize(cols[j], e, inValues); err != nil {
+			return nil, err
+		}
 		v, err := rw.expr(e, inValues)
 		if err != nil {
 			return nil, err
@@ -170,6 +173,9 @@ func (rw *rewriter) updateStmt(s *ast.UpdateStmt) (*Statement, error) {
 			return nil, err
 		}
 		if err := requiredValue(col, a.Expr); err != nil {
+			return nil, err
+		}
+		if err := rw.storedSize(col, a.Expr, inWhere); err != nil {
 			return nil, err
 		}
 		e, err := rw.expr(a.Expr, inWhere)

@@ -12,8 +12,12 @@ import (
 )
 
 // ChatStore keeps chats, the runs of bots over conversations, in the chats
-// table. Every query names the conversation of the chat.
-type ChatStore struct{ db *DB }
+// table. Every query names the conversation of the chat. A store made by
+// WithInstance records which process runs each chat (chats_recovery.go).
+type ChatStore struct {
+	db       *DB
+	instance string
+}
 
 var _ conversation.ChatStore = (*ChatStore)(nil)
 
@@ -36,6 +40,7 @@ type chatRow struct {
 	RequiredAction *string // JSON requiredActionDoc
 	Meta           string  // JSON object
 	State          []byte
+	Instance       string // the process instance that put it in progress
 	CreatedAt      time.Time
 	CompletedAt    *time.Time
 	FailedAt       *time.Time
@@ -148,6 +153,7 @@ func (s *ChatStore) CreateChat(ctx context.Context, c *conversation.Chat) error 
 		row.ID = s.db.ids.Next()
 	}
 	row.CreatedAt = s.db.timestamp()
+	row.Instance = s.instanceAfter("", "", row.Status)
 	err = s.db.gorm.WithContext(ctx).Create(row).Error
 	if isDuplicate(err) {
 		return errs.Conflict("chat %d already exists", row.ID)
@@ -206,6 +212,9 @@ func (s *ChatStore) FinishChat(ctx context.Context, conversationID, id int64, ms
 		return nil, fmt.Errorf("sqlstore: finish chat: %w", err)
 	}
 	c, err := s.update(ctx, "finish chat", func(tx *gorm.DB) error { return insertMessages(tx, rows) }, conversationID, id, fn)
+	if isDuplicate(err) {
+		return nil, errs.Conflict("chat %d: its messages are already stored", id)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +232,7 @@ func (s *ChatStore) StartChat(ctx context.Context, c *conversation.Chat, msgs []
 		row.ID = s.db.ids.Next()
 	}
 	row.CreatedAt = s.db.timestamp()
+	row.Instance = s.instanceAfter("", "", row.Status)
 	rows, err := s.db.messageRows(msgs)
 	if err != nil {
 		return fmt.Errorf("sqlstore: start chat: %w", err)
@@ -259,6 +269,7 @@ func (s *ChatStore) update(ctx context.Context, op string, before func(*gorm.DB)
 			if err != nil {
 				return fmt.Errorf("sqlstore: update chat %d: %w", id, err)
 			}
+			next.Instance = s.instanceAfter(r.Status, r.Instance, next.Status)
 			*r = *next
 			return nil
 		}, "conversation_id = ? AND id = ?", conversationID, id)

@@ -28,6 +28,8 @@ func migrations() []migration {
 		{Version: 5, Name: "tables", Up: up0005},
 		{Version: 6, Name: "workflows", Up: up0006},
 		{Version: 7, Name: "workflow_checkpoints", Up: up0007},
+		{Version: 8, Name: "exact_end_user_ids", Up: up0008},
+		{Version: 9, Name: "chat_recovery", Up: up0009},
 	}
 }
 

@@ -26,13 +26,7 @@ func (s *Store) Run(ctx context.Context, t *table.Table, sc table.Scope, sql str
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	text := s.timeLimited(st)
-	var res *table.Result
-	if st.Kind == sqlguard.Select {
-		res, err = s.query(ctx, st, text)
-	} else {
-		res, err = s.exec(ctx, st, text)
-	}
+	res, err := s.runOnConn(ctx, st, s.timeLimited(st))
 	if err != nil {
 		return nil, s.runError(ctx, t, err)
 	}
@@ -53,8 +47,8 @@ func (s *Store) timeLimited(st *sqlguard.Statement) string {
 	return st.SQL
 }
 
-func (s *Store) query(ctx context.Context, st *sqlguard.Statement, text string) (*table.Result, error) {
-	rows, err := s.db.QueryContext(ctx, text, st.Args...)
+func (s *Store) query(ctx context.Context, q querier, st *sqlguard.Statement, text string) (*table.Result, error) {
+	rows, err := q.QueryContext(ctx, text, st.Args...)
 	if err != nil {
 		return nil, err
 	}
@@ -110,8 +104,8 @@ func computedTypes(rows *sql.Rows, cols []sqlguard.OutColumn) ([]string, error) 
 	return out, nil
 }
 
-func (s *Store) exec(ctx context.Context, st *sqlguard.Statement, text string) (*table.Result, error) {
-	r, err := s.db.ExecContext(ctx, text, st.Args...)
+func (s *Store) exec(ctx context.Context, q querier, st *sqlguard.Statement, text string) (*table.Result, error) {
+	r, err := q.ExecContext(ctx, text, st.Args...)
 	if err != nil {
 		return nil, err
 	}

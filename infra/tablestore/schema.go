@@ -41,7 +41,7 @@ func (s *Store) createStatements(t *table.Table, name string) []string {
 		}
 	}
 	return []string{"CREATE TABLE IF NOT EXISTS " + quote(name) + " (`id` BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, " +
-		"`owner_uid` VARCHAR(255) COLLATE utf8mb4_bin NOT NULL DEFAULT '', `created_at` DATETIME NOT NULL, `updated_at` DATETIME NOT NULL" +
+		"`owner_uid` " + ownerType + " NOT NULL DEFAULT '', `created_at` DATETIME NOT NULL, `updated_at` DATETIME NOT NULL" +
 		fields + ", KEY `ix_owner` (`owner_uid`, `id`)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci"}
 }
 

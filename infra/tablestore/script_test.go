@@ -33,12 +33,18 @@ func TestProductionScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
 	name, password := "pergola_rows_"+testenv.Suffix(), "pw-"+testenv.Suffix()
 	script = strings.NewReplacer("pergola_rows", name, "CHANGE-ME", password).Replace(script)
+	// The connection is closed by the cleanup, after the drops: a deferred
+	// Close runs before cleanups and left both behind.
 	t.Cleanup(func() {
-		_, _ = db.Exec("DROP USER IF EXISTS '" + name + "'@'%'")
-		_, _ = db.Exec("DROP DATABASE IF EXISTS " + name)
+		if _, err := db.Exec("DROP USER IF EXISTS '" + name + "'@'%'"); err != nil {
+			t.Errorf("drop the script's user: %v", err)
+		}
+		if _, err := db.Exec("DROP DATABASE IF EXISTS " + name); err != nil {
+			t.Errorf("drop the script's database: %v", err)
+		}
+		_ = db.Close()
 	})
 	for _, stmt := range statements(script) {
 		if _, err := db.Exec(stmt); err != nil {

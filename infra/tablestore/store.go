@@ -121,6 +121,10 @@ func (s *Store) openMySQL(ctx context.Context, dsn string) error {
 		return fmt.Errorf("tablestore: connect to MySQL at %s: %w", cfg.Addr, err)
 	}
 	s.mariadb = strings.Contains(strings.ToLower(version), "mariadb")
+	if err := s.exactOwners(ctx); err != nil {
+		_ = s.db.Close()
+		return err
+	}
 	return nil
 }
 
@@ -138,7 +142,7 @@ func (s *Store) openSQLite(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("tablestore: create SQLite directory: %w", err)
 	}
-	db, err := sql.Open("sqlite", path+sqliteParams)
+	db, err := openLimitedSQLite(path + sqliteParams)
 	if err != nil {
 		return fmt.Errorf("tablestore: open SQLite %s: %w", path, err)
 	}

@@ -4,6 +4,11 @@
 //
 // PERGOLA_TEST_MYSQL_DSN (default root@tcp(127.0.0.1:3306)/) and
 // PERGOLA_TEST_REDIS_ADDR (default 127.0.0.1:6379) point elsewhere.
+//
+// Every name a test makes carries the run id PERGOLA_TEST_RUN (scripts/test.sh
+// sets a random one; "local" without it): databases and MySQL users are
+// pergola_test_<run>_<suffix>, Redis prefixes pergola_test:<run>:<test>:<suffix>:,
+// so that after a run the script can list what the run left behind.
 package testenv
 
 import (
@@ -17,7 +22,6 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
-	"github.com/redis/go-redis/v9"
 )
 
 // InCI reports whether the tests run under CI=true.
@@ -65,13 +69,15 @@ func MySQL(t testing.TB) string {
 		_ = db.Close()
 		unavailable(t, "MariaDB/MySQL at "+cfg.Addr, err)
 	}
-	name := "pergola_test_" + Suffix()
+	name := Name(t)
 	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+name+" CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"); err != nil {
 		_ = db.Close()
 		t.Fatalf("create test database: %v", err)
 	}
 	t.Cleanup(func() {
-		_, _ = db.Exec("DROP DATABASE IF EXISTS " + name)
+		if _, err := db.Exec("DROP DATABASE IF EXISTS " + name); err != nil {
+			t.Errorf("drop the test database %s: %v (it is left behind)", name, err)
+		}
 		_ = db.Close()
 	})
 	cfg.DBName = name
@@ -84,37 +90,24 @@ func MySQL(t testing.TB) string {
 	return cfg.FormatDSN()
 }
 
-// RedisAddr returns the address of the test Redis after checking that it
-// answers.
-func RedisAddr(t testing.TB) string {
+// Run returns the id of this test run: PERGOLA_TEST_RUN (1 to 8 lower-case
+// letters or digits, as scripts/test.sh sets it) or "local".
+func Run(t testing.TB) string {
 	t.Helper()
-	addr := os.Getenv("PERGOLA_TEST_REDIS_ADDR")
-	if addr == "" {
-		addr = "127.0.0.1:6379"
+	run := os.Getenv("PERGOLA_TEST_RUN")
+	if run == "" {
+		return "local"
 	}
-	c := redis.NewClient(&redis.Options{Addr: addr})
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	if err := c.Ping(ctx).Err(); err != nil {
-		unavailable(t, "Redis at "+addr, err)
+	if len(run) > 8 || strings.Trim(run, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+		t.Fatalf("PERGOLA_TEST_RUN must be 1 to 8 lower-case letters or digits, got %q", run)
 	}
-	return addr
+	return run
 }
 
-// Redis returns a client of the test Redis and a key prefix unique to this
-// test; keys under the prefix are deleted when the test ends.
-func Redis(t testing.TB) (*redis.Client, string) {
+// Name returns a fresh name for a test database or MySQL user:
+// pergola_test_<run>_<suffix>, at most 32 characters (MySQL's limit for
+// user names).
+func Name(t testing.TB) string {
 	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: RedisAddr(t)})
-	prefix := "pergola_test:" + strings.ReplaceAll(t.Name(), "/", ".") + ":" + Suffix() + ":"
-	t.Cleanup(func() {
-		ctx := context.Background()
-		iter := c.Scan(ctx, 0, prefix+"*", 500).Iterator()
-		for iter.Next(ctx) {
-			c.Del(ctx, iter.Val())
-		}
-		_ = c.Close()
-	})
-	return c, prefix
+	return "pergola_test_" + Run(t) + "_" + Suffix()
 }

@@ -1,120 +1,141 @@
 package jsrun
 
 import (
-	"runtime"
+	_ "embed"
 	"runtime/metrics"
 	"strconv"
 	"sync"
 	"time"
 )
 
-// guards is run in every VM before the code: the built-ins that allocate
-// a large block in one call (which no watchdog can interrupt midway)
-// refuse sizes beyond the memory limit.
+//go:embed guards.js
+var guardsJS string
+
+// guards returns the script run in every VM before the code: guards.js
+// applied to the memory limit.
 func guards(memory int64) string {
-	return `(function (max) {
-  "use strict";
-  function tooBig(what) { throw new RangeError(what + " would exceed the code node's memory limit"); }
-  var repeat = String.prototype.repeat, padStart = String.prototype.padStart, padEnd = String.prototype.padEnd;
-  function define(name, fn) {
-    Object.defineProperty(String.prototype, name, { value: fn, writable: true, configurable: true });
-  }
-  define("repeat", function (n) {
-    if (String(this).length * Number(n) * 2 > max) tooBig("repeat");
-    return repeat.call(this, n);
-  });
-  define("padStart", function (n, s) {
-    if (Number(n) * 2 > max) tooBig("padStart");
-    return padStart.call(this, n, s);
-  });
-  define("padEnd", function (n, s) {
-    if (Number(n) * 2 > max) tooBig("padEnd");
-    return padEnd.call(this, n, s);
-  });
-  var global = Function("return this")();
-  ["ArrayBuffer", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
-   "Int32Array", "Uint32Array", "Float32Array", "Float64Array"].forEach(function (name) {
-    var Ctor = global[name];
-    if (typeof Ctor !== "function") return;
-    var size = Ctor.BYTES_PER_ELEMENT || 1;
-    global[name] = new Proxy(Ctor, {
-      construct: function (target, args) {
-        if (typeof args[0] === "number" && args[0] * size > max) tooBig("new " + name);
-        return Reflect.construct(target, args);
-      }
-    });
-  });
-})(` + strconv.FormatInt(memory, 10) + `);`
+	return guardsJS + "(" + strconv.FormatInt(memory, 10) + ");"
 }
 
-// memGuard watches the heap while code runs and reports growth past a
-// limit. Go has no per-goroutine memory accounting, so the measure is the
-// process's heap above where it stood when the run began; when it looks
-// exceeded, a garbage collection confirms that the memory is really held
-// before the run is stopped. Runs allocating at the same time share the
-// measure, so the limit errs on the strict side under concurrency.
+// memGuard watches the heap while code runs and stops runs that grow it
+// past their limit. Go has no per-goroutine memory accounting, so the
+// measure is the process's heap objects (live, or dead and not yet swept)
+// above where they stood when the run began, sampled every millisecond by
+// one goroutine for all runs. Growth past the limit stops the run once a
+// garbage collection that began afterwards leaves it still past; growth
+// past half as much again stops it at once, without waiting: a doubling
+// string outruns any collection. No collection is forced (each would stop
+// the world while the string is copied, delaying the watch); the runtime
+// runs them as the heap grows. Runs at the same time share the measure:
+// one run's growth counts against another (strict), and memory another
+// frees can hide a run's growth for a while (lenient), so one run at a
+// time gives the tightest bound.
 type memGuard struct {
-	mu     sync.Mutex
-	lastGC time.Time
+	mu      sync.Mutex
+	watches map[*heapWatch]struct{}
+	running bool // loop runs
 }
 
-const (
-	heapMetric   = "/memory/classes/heap/objects:bytes"
-	guardTick    = 5 * time.Millisecond
-	minGCSpacing = 50 * time.Millisecond
-)
+const guardTick = time.Millisecond
 
-func newMemGuard() *memGuard { return &memGuard{} }
+func newMemGuard() *memGuard {
+	return &memGuard{watches: map[*heapWatch]struct{}{}}
+}
 
-// heap returns the bytes of heap objects, live or not yet swept.
-func (g *memGuard) heap() int64 {
-	s := []metrics.Sample{{Name: heapMetric}}
+// heapSample is one reading of the heap.
+type heapSample struct {
+	objects int64  // bytes of heap objects, live or not yet swept
+	live    int64  // bytes the last finished collection found live
+	cycles  uint64 // collections finished
+}
+
+// sample reads the heap.
+func sample() heapSample {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"},
+		{Name: "/gc/cycles/total:gc-cycles"}}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
+	for _, m := range s {
+		if m.Value.Kind() != metrics.KindUint64 {
+			return heapSample{}
+		}
 	}
-	return int64(s[0].Value.Uint64())
+	return heapSample{objects: int64(s[0].Value.Uint64()), live: int64(s[1].Value.Uint64()), cycles: s[2].Value.Uint64()}
 }
 
-// watch calls over once the heap has grown more than limit bytes since
-// the watch began; the returned function ends the watch.
+// watch calls over once the heap has grown past limit since the watch
+// began (confirmed by a collection) or past hardLimit(limit) at all; the
+// returned function ends the watch.
 func (g *memGuard) watch(limit int64, over func()) (stop func()) {
-	base := g.heap()
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(guardTick)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-			cur := g.heap()
-			base = min(base, cur)
-			if cur-base <= limit {
-				continue
-			}
-			g.collect() // a collection that ran very recently counts too
-			if g.heap()-base <= limit {
-				continue
-			}
-			over()
+	w := &heapWatch{limit: limit, hard: hardLimit(limit), base: sample().objects, over: over}
+	g.mu.Lock()
+	g.watches[w] = struct{}{}
+	if !g.running {
+		g.running = true
+		go g.loop()
+	}
+	g.mu.Unlock()
+	return func() {
+		g.mu.Lock()
+		delete(g.watches, w)
+		g.mu.Unlock()
+	}
+}
+
+// loop samples the heap every tick for every watch, until none is left.
+func (g *memGuard) loop() {
+	t := time.NewTicker(guardTick)
+	defer t.Stop()
+	for range t.C {
+		if !g.check() {
 			return
 		}
-	}()
-	var once sync.Once
-	return func() { once.Do(func() { close(done) }) }
+	}
 }
 
-// collect runs a garbage collection unless one ran very recently.
-func (g *memGuard) collect() {
+// check samples the heap once for every watch, stopping the runs that are
+// over; it reports whether any watch is left, and ends the loop if none.
+func (g *memGuard) check() bool {
 	g.mu.Lock()
-	if time.Since(g.lastGC) < minGCSpacing {
-		g.mu.Unlock()
-		return
+	defer g.mu.Unlock()
+	cur := sample()
+	for w := range g.watches {
+		if w.exceeded(cur) {
+			w.over()
+			delete(g.watches, w)
+		}
 	}
-	g.lastGC = time.Now()
-	g.mu.Unlock()
-	runtime.GC()
+	g.running = len(g.watches) > 0
+	return g.running
+}
+
+// hardLimit is the growth that stops a run without a confirming
+// collection: the limit and half as much again, room for garbage not yet
+// collected.
+func hardLimit(limit int64) int64 { return limit + limit/2 }
+
+// heapWatch is the state of one watch.
+type heapWatch struct {
+	limit, hard int64
+	base        int64
+	ticket      uint64 // the count of collections that confirms, 0 for none
+	over        func()
+}
+
+// exceeded applies a sample of the heap and reports whether the run is
+// over: past the hard limit, or past the limit in what a collection that
+// began after the growth was seen found live.
+func (w *heapWatch) exceeded(cur heapSample) bool {
+	w.base = min(w.base, cur.objects)
+	grown := cur.objects - w.base
+	switch {
+	case grown <= w.limit:
+		w.ticket = 0
+		return false
+	case grown > w.hard:
+		return true
+	case w.ticket == 0:
+		w.ticket = cur.cycles + 2 // one may be under way: the next began afterwards
+		return false
+	}
+	return cur.cycles >= w.ticket && cur.live-w.base > w.limit
 }

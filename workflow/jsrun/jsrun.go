@@ -1,7 +1,8 @@
 // Package jsrun runs the JavaScript of workflow code nodes in-process with
 // goja, within limits: a time limit (a runaway loop is interrupted), a
 // memory limit (code that keeps allocating is interrupted), a bounded call
-// stack, and guards on the built-ins that allocate a lot at once. Each run
+// stack, guards on the built-ins that allocate a lot at once, and a bound
+// on how many runs execute at once (the others wait their turn). Each run
 // gets a fresh VM: nothing leaks from one run to the next.
 package jsrun
 
@@ -10,6 +11,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -22,12 +25,20 @@ type Limits struct {
 	Memory   int64         // bytes of heap a run may grow by
 	MaxStack int           // call depth
 	MaxLogs  int           // bytes of console output kept
+	// Concurrency is how many runs execute at once; the others wait,
+	// at most their time limit.
+	Concurrency int
 }
 
 // Program is compiled code, reusable by any number of runs.
 type Program struct {
 	prog *goja.Program
+	src  string
 }
+
+// Source returns the code the program was compiled from, for runners that
+// compile it again elsewhere (a worker process).
+func (p *Program) Source() string { return p.src }
 
 // Compile compiles code that defines a function main. The error reads like
 // a syntax error of the code, with its line.
@@ -36,18 +47,19 @@ func Compile(code string) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("syntax error: %v", err)
 	}
-	return &Program{prog: p}, nil
+	return &Program{prog: p, src: code}, nil
 }
 
 // Runner runs programs within limits. It is safe for concurrent use.
 type Runner struct {
 	lim   Limits
 	guard *memGuard
+	slots slots
 	pre   *goja.Program
 }
 
 // NewRunner returns a runner with the given limits (zero fields take 5s,
-// 64 MiB, 1000 frames and 8 KiB of logs).
+// 64 MiB, 1000 frames, 8 KiB of logs and GOMAXPROCS runs at once).
 func NewRunner(lim Limits) *Runner {
 	if lim.Timeout <= 0 {
 		lim.Timeout = 5 * time.Second
@@ -61,7 +73,11 @@ func NewRunner(lim Limits) *Runner {
 	if lim.MaxLogs <= 0 {
 		lim.MaxLogs = 8 << 10
 	}
-	return &Runner{lim: lim, guard: newMemGuard(), pre: goja.MustCompile("guards", guards(lim.Memory), true)}
+	if lim.Concurrency <= 0 {
+		lim.Concurrency = runtime.GOMAXPROCS(0)
+	}
+	return &Runner{lim: lim, guard: newMemGuard(), slots: make(slots, lim.Concurrency),
+		pre: goja.MustCompile("guards", guards(lim.Memory), true)}
 }
 
 // Result is what a run returns: main's result as JSON values, and what it
@@ -79,12 +95,30 @@ var (
 
 // Run calls main({params}) with params (JSON values) and returns its
 // result, awaiting it when main is async. timeout overrides the runner's
-// when positive. Errors: the code's own exceptions (with their message and
-// line), ErrTimeout, ErrMemory, or ctx's error.
+// when positive; a run first waits for a turn, at most timeout, when the
+// runner's bound on concurrent runs is reached. Errors: the code's own
+// exceptions (with their message and line), ErrTimeout, ErrMemory,
+// ErrBusy, or ctx's error.
 func (r *Runner) Run(ctx context.Context, p *Program, params map[string]any, timeout time.Duration) (Result, error) {
 	if timeout <= 0 {
 		timeout = r.lim.Timeout
 	}
+	if err := r.slots.acquire(ctx, timeout); err != nil {
+		return Result{}, err
+	}
+	defer r.slots.release()
+	res, err := r.run(ctx, p, params, timeout)
+	if errors.Is(err, ErrMemory) {
+		// The run's VM is garbage now: collect it and give its pages
+		// back before the next run takes the slot, so runs stopped for
+		// memory do not pile up in the host's resident memory.
+		debug.FreeOSMemory()
+	}
+	return res, err
+}
+
+// run executes p in a fresh VM, within the limits.
+func (r *Runner) run(ctx context.Context, p *Program, params map[string]any, timeout time.Duration) (Result, error) {
 	vm := goja.New()
 	vm.SetMaxCallStackSize(r.lim.MaxStack)
 	logs := &logBuffer{max: r.lim.MaxLogs}

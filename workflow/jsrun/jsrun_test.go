@@ -30,6 +30,24 @@ func TestRun(t *testing.T) {
 		{name: "allocation", code: `function main() { const a = []; for (;;) a.push({ s: "x".repeat(64) + a.length }); }`, err: ErrMemory},
 		{name: "big string", code: `function main() { return { n: "ab".repeat(5e7).length }; }`, want: "repeat would exceed"},
 		{name: "big buffer", code: `function main() { return { n: new Float64Array(1e8).length }; }`, want: "new Float64Array would exceed"},
+		{name: "sparse join", code: `function main() { return { n: new Array(1e9).join("x").length }; }`, want: "join would exceed"},
+		{name: "shared join", code: `function main() { const s = "x".repeat(1e6); return { n: new Array(100).fill(s).join("").length }; }`, want: "join would exceed"},
+		{name: "many concat", code: `function main() { const s = "x".repeat(1e6); return { n: s.concat(...new Array(50).fill(s)).length }; }`, want: "concat would exceed"},
+		{name: "shared stringify", code: `function main() { const o = { s: "x".repeat(1e6) }; return { n: JSON.stringify(new Array(100).fill(o)).length }; }`, want: "JSON.stringify would exceed"},
+		{name: "shared result", code: `function main() { const o = { s: "x".repeat(1e6) }; return { a: new Array(100).fill(o) }; }`, want: "JSON.stringify would exceed"},
+		{name: "big fill", code: `function main() { return { n: new Array(1e8).fill(0).length }; }`, want: "fill would exceed"},
+		{name: "big from", code: `function main() { return { n: Array.from({ length: 1e8 }).length }; }`, want: "Array.from would exceed"},
+		{name: "big split", code: `function main() { return { n: "x".repeat(1e6).split("").length }; }`, want: "split would exceed"},
+		{name: "guarded built-ins still work", code: `function main() {
+  const j = JSON.stringify({ a: 1, b: [1, "x"] }, (k, v) => (k === "a" ? v + 1 : v));
+  return { j, l: JSON.stringify({ a: 1, b: 2 }, ["b"]), s: "a".concat("b", 1), t: [1, "x", null].join("-"),
+    f: new Array(3).fill(7), r: Array.from({ length: 2 }, (_, i) => i), p: "ab".split(""), q: "x".repeat(3) };
+}`, want: `map[f:[7 7 7] j:{"a":2,"b":[1,"x"]} l:{"b":2} p:[a b] q:xxx r:[0 1] s:ab1 t:1-x-]`},
+		{name: "garbage is not held", code: `function main() {
+  let n = 0;
+  for (let i = 0; i < 2e4; i++) { const o = { s: "y".repeat(100) + i, a: [i, i + 1] }; n += o.s.length; }
+  return { n };
+}`, want: "map[n:"},
 		{name: "recursion", code: `function main() { const f = () => f(); f(); }`, want: "recursed too deeply"},
 		{name: "isolation", code: `function main() { globalThis.leak = (globalThis.leak || 0) + 1; return { n: globalThis.leak }; }`, want: "map[n:1]"},
 	}

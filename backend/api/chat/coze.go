@@ -51,8 +51,14 @@ func (h Handlers) Create(ctx context.Context, c *app.RequestContext) error {
 	in := chatapp.Request{BotID: int64(req.BotID), ConversationID: convID, UserID: req.UserID,
 		AdditionalMessages: msgs, AutoSaveHistory: save, CustomVariables: req.CustomVariables, MetaData: req.MetaData}
 	return h.run(ctx, c, req.Stream, func(sink chatapp.Sink) (*conversation.Chat, error) {
-		return h.Svc.Start(ctx, httpx.Caller(c), in, sink)
+		return h.Svc.Start(withLogID(ctx, c), httpx.Caller(c), in, sink)
 	})
+}
+
+// withLogID hands the request's log id to the chat run: a failure names
+// it to the end user and logs its detail under it.
+func withLogID(ctx context.Context, c *app.RequestContext) context.Context {
+	return chatapp.WithLogID(ctx, httpx.LogID(c))
 }
 
 // run starts a chat and answers with its stream or with the chat. Errors
@@ -188,7 +194,7 @@ func (h Handlers) SubmitToolOutputs(ctx context.Context, c *app.RequestContext) 
 		outputs[i] = conversation.ToolOutput{ToolCallID: o.ToolCallID, Output: o.Output}
 	}
 	return h.run(ctx, c, req.Stream, func(sink chatapp.Sink) (*conversation.Chat, error) {
-		return h.Svc.Submit(ctx, httpx.Caller(c), convID, chatID, outputs, sink)
+		return h.Svc.Submit(withLogID(ctx, c), httpx.Caller(c), convID, chatID, outputs, sink)
 	})
 }
 

@@ -42,6 +42,6 @@ func (h Handlers) Debug(ctx context.Context, c *app.RequestContext) error {
 		AutoSaveHistory:    true, CustomVariables: req.CustomVariables}
 	stream := req.Stream == nil || *req.Stream
 	return h.run(ctx, c, stream, func(sink chatapp.Sink) (*conversation.Chat, error) {
-		return h.Svc.Start(ctx, p, in, sink)
+		return h.Svc.Start(withLogID(ctx, c), p, in, sink)
 	})
 }

@@ -63,7 +63,7 @@ func (h Handlers) completions(ctx context.Context, c *app.RequestContext) error 
 		return err
 	}
 	q := newQueue()
-	if err := h.Svc.Complete(ctx, httpx.Caller(c), chatapp.CompletionRequest{BotID: botID, User: req.User, Messages: msgs}, q); err != nil {
+	if err := h.Svc.Complete(withLogID(ctx, c), httpx.Caller(c), chatapp.CompletionRequest{BotID: botID, User: req.User, Messages: msgs}, q); err != nil {
 		return err
 	}
 	r := &oaReply{model: req.Model, usage: req.StreamOptions != nil && req.StreamOptions.IncludeUsage}

@@ -5,6 +5,7 @@ package chatflow
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"strings"
 
 	"github.com/cloudwego/hertz/pkg/app"
@@ -31,6 +32,7 @@ const RunModeChatflow workflow.RunMode = "chatflow"
 type Handlers struct {
 	Workflows *workflowapp.Service
 	Convs     *convapp.Service
+	Log       *slog.Logger // failures with their detail; nil: none
 }
 
 type chatRequest struct {

@@ -33,6 +33,7 @@ type turn struct {
 	open    map[string]*conversation.Message // node → the message it streams
 	usage   wf.Usage
 	failed  bool
+	logID   string
 }
 
 // write sends the turn's events until the run ends or the client leaves;
@@ -40,6 +41,7 @@ type turn struct {
 func (t *turn) write(ctx context.Context, c *app.RequestContext) {
 	t.w = sse.NewWriter(c)
 	defer t.w.Close()
+	t.logID = httpx.LogID(c)
 	t.open = map[string]*conversation.Message{}
 	t.chat = conversation.Chat{ConversationID: t.conv.ID, BotID: t.conv.BotID, SectionID: t.conv.SectionID, CreatedAt: time.Now()}
 	for {
@@ -140,12 +142,10 @@ func (t *turn) end(ctx context.Context) {
 	t.chat.Usage = conversation.Usage{InputTokens: int(t.usage.InputTokens), OutputTokens: int(t.usage.OutputTokens)}
 	switch {
 	case err != nil:
-		_, code, msg := httpx.Classify(err)
-		t.chat.Status, t.chat.FailedAt, t.chat.LastError = conversation.ChatFailed, &now, &conversation.ChatError{Code: code, Msg: msg}
+		t.chat.Status, t.chat.FailedAt, t.chat.LastError = conversation.ChatFailed, &now, t.runError(ctx, err)
 		t.send("conversation.chat.failed", chat.NewChat(&t.chat))
 	case out.Failure != nil:
-		t.chat.Status, t.chat.FailedAt = conversation.ChatFailed, &now
-		t.chat.LastError = &conversation.ChatError{Code: httpx.CodeInvalid, Msg: out.Failure.Error()}
+		t.chat.Status, t.chat.FailedAt, t.chat.LastError = conversation.ChatFailed, &now, t.nodeFailure(ctx, out.Failure)
 		t.send("conversation.chat.failed", chat.NewChat(&t.chat))
 	default:
 		t.chat.Status, t.chat.CompletedAt = conversation.ChatCompleted, &now

@@ -16,11 +16,15 @@ import (
 )
 
 // BindJSON decodes the request body into dst. An empty body leaves dst as
-// is; malformed JSON and wrong types fail with ErrInvalid naming the field.
+// is; malformed JSON, text that is not UTF-8 (CheckJSONText) and wrong
+// types fail with ErrInvalid naming the field.
 func BindJSON(c *app.RequestContext, dst any) error {
 	body := c.Request.Body()
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
+	}
+	if err := CheckJSONText(body); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()

@@ -55,6 +55,7 @@ func Fail(ctx context.Context, c *app.RequestContext, err error) {
 		slog.ErrorContext(ctx, "request failed", "logid", LogID(c), "path", string(c.Path()), "err", err)
 	}
 	c.Set(errorKey, err)
+	setRetryAfter(c, status)
 	c.JSON(status, Envelope{Code: code, Msg: msg, Detail: &Detail{LogID: LogID(c)}})
 }
 

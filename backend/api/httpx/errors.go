@@ -48,5 +48,8 @@ func Classify(err error) (status, code int, msg string) {
 			return row.status, row.code, err.Error()
 		}
 	}
+	if storageDown(err) { // see unavailable.go
+		return http.StatusServiceUnavailable, CodeUnavailable, MsgDatabaseDown
+	}
 	return http.StatusInternalServerError, CodeInternal, "internal server error"
 }

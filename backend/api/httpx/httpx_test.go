@@ -32,7 +32,7 @@ func TestClassifyMapsEveryErrorOfTheVocabulary(t *testing.T) {
 			t.Errorf("%v -> %d %d %q; want %d %d", tc.err, status, code, msg, tc.status, tc.code)
 		}
 	}
-	status, code, msg := Classify(errors.New("dial tcp 10.0.0.3:3306: connection refused"))
+	status, code, msg := Classify(errors.New("decode row of 10.0.0.3: unexpected column"))
 	if status != 500 || code != CodeInternal || strings.Contains(msg, "10.0.0.3") {
 		t.Fatalf("internal error leaks or misclassified: %d %d %q", status, code, msg)
 	}

@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/cloudwego/hertz/pkg/app"
 
 	"github.com/pergola-ai/pergola/backend/api/httpx"
+	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
 )
 
@@ -21,22 +23,41 @@ type Authenticator interface {
 }
 
 // Auth requires a valid token: a bearer PAT or session, or the console
-// session cookie. Failures answer 401 with code 4100.
-func Auth(a Authenticator) app.HandlerFunc {
+// session cookie. Failures answer 401 with code 4100; an address past the
+// guard's limit of failures gets 429 with code 4013 without a lookup.
+func Auth(a Authenticator, guard *FailureGuard) app.HandlerFunc {
 	return func(ctx context.Context, c *app.RequestContext) {
 		secret := bearer(c)
 		if secret == "" {
 			secret = string(c.Cookie(SessionCookie))
 		}
-		p, err := a.Authenticate(ctx, secret)
-		if err != nil {
-			httpx.Fail(ctx, c, err)
-			c.Abort()
+		addr := guard.addr(c)
+		if retry := guard.retryAfter(addr, secret, time.Now()); retry > 0 {
+			tooManyFailures(c, guard.perMinute, retry)
 			return
 		}
+		p, err := a.Authenticate(ctx, secret)
+		if err != nil {
+			authFailed(ctx, c, guard, addr, secret, err)
+			return
+		}
+		guard.accepted(secret, time.Now())
 		httpx.SetPrincipal(c, p)
 		c.Next(ctx)
 	}
+}
+
+// authFailed answers a failed authentication, counting it against addr
+// when a token was sent and was refused (a missing token costs no lookup).
+func authFailed(ctx context.Context, c *app.RequestContext, guard *FailureGuard, addr, secret string, err error) {
+	if secret != "" && errors.Is(err, errs.ErrUnauthenticated) {
+		if retry := guard.failed(ctx, addr); retry > 0 {
+			tooManyFailures(c, guard.perMinute, retry)
+			return
+		}
+	}
+	httpx.Fail(ctx, c, err)
+	c.Abort()
 }
 
 // Limiter counts calls per key in a window.

@@ -91,14 +91,37 @@ func Route(c *app.RequestContext) string {
 	return "unmatched"
 }
 
-// BodyLimit answers 413 with an envelope when the declared body exceeds max
-// bytes. The server's own hard limit catches bodies sent without a length.
+// BodyLimit answers 413 with an envelope (code 4001) when the body, declared
+// or chunked, exceeds max bytes. Bodies past the server's own hard limit
+// never reach it; the listener answers those with the same envelope.
 func BodyLimit(max int) app.HandlerFunc {
 	return func(ctx context.Context, c *app.RequestContext) {
-		if n := c.Request.Header.ContentLength(); n > max {
+		n := c.Request.Header.ContentLength()
+		if got := len(c.Request.Body()); got > n {
+			n = got // chunked: no declared length
+		}
+		if n > max {
 			httpx.FailWith(c, http.StatusRequestEntityTooLarge, httpx.CodeBodyTooLarge,
-				fmt.Sprintf("request body is %d bytes; the limit is %d", n, max))
+				fmt.Sprintf("request body is %d bytes; the limit is %d bytes (PERGOLA_MAX_BODY_BYTES)", n, max))
 			return
+		}
+		c.Next(ctx)
+	}
+}
+
+// JSONText refuses, with 400 and code 4000, a JSON body (Content-Type
+// application/json, or none) that is not valid UTF-8 or escapes a lone
+// surrogate, before any handler could store it mangled.
+func JSONText() app.HandlerFunc {
+	return func(ctx context.Context, c *app.RequestContext) {
+		body := c.Request.Body()
+		ct := string(c.GetHeader("Content-Type"))
+		if len(body) > 0 && (ct == "" || isJSON(ct)) {
+			if err := httpx.CheckJSONText(body); err != nil {
+				httpx.Fail(ctx, c, err)
+				c.Abort()
+				return
+			}
 		}
 		c.Next(ctx)
 	}

@@ -74,6 +74,7 @@ func (h Coze) Run(ctx context.Context, c *app.RequestContext) error {
 	if in.Mode == workflow.RunAsync {
 		run, err := h.Svc.RunAsync(ctx, httpx.Caller(c), in)
 		if err != nil {
+			setRetryAfter(c, err)
 			return err
 		}
 		httpx.Raw(c, runAnswer{ExecuteID: httpx.OptionalID(run.ID), Cost: "0"})

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pergola-ai/pergola/infra/secret"
 	"github.com/pergola-ai/pergola/infra/testenv"
 )
 
@@ -26,9 +27,10 @@ func backends() []backend {
 		{"sqlite", func(t *testing.T) map[string]string { return map[string]string{} }},
 		{"mariadb+redis", func(t *testing.T) map[string]string {
 			return map[string]string{
-				"PERGOLA_DB_DSN":     testenv.MySQL(t),
-				"PERGOLA_REDIS_ADDR": testenv.RedisAddr(t),
-				"PERGOLA_SECRET_KEY": "1111111111111111111111111111111111111111111111111111111111111111",
+				"PERGOLA_DB_DSN":       testenv.MySQL(t),
+				"PERGOLA_REDIS_ADDR":   testenv.RedisAddr(t),
+				"PERGOLA_REDIS_PREFIX": testenv.RedisPrefix(t, 0),
+				"PERGOLA_SECRET_KEY":   secret.GenerateKey(),
 			}
 		}},
 	}

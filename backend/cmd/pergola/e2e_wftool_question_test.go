@@ -45,9 +45,14 @@ func TestWorkflowQuestionInAChat(t *testing.T) {
 			if !strings.Contains(wrong, "option") {
 				t.Fatalf("a wrong answer got %q", wrong)
 			}
+			// The model goes on from its call of the tool, answered with the
+			// workflow's result and the end user's answer to its question
+			// (the fake refuses any other order with 400, as OpenAI does).
 			_, answer := turn(conv, "2")
-			if answer != `tool said: {"item":"shirt","size":"M"}` {
-				t.Fatalf("after the answer the bot said %q", answer)
+			want := `tool said: {"asked_user":[{"question":"Pick a size for your shirt\n1. S\n2. M\n3. L","answer":"2"}],` +
+				`"result":{"item":"shirt","size":"M"}}`
+			if answer != want {
+				t.Fatalf("after the answer the bot said %q, want %q", answer, want)
 			}
 			_, next := turn(conv, "thanks")
 			if next != "echo: thanks" {

@@ -12,21 +12,23 @@ import (
 // requests would hold the shutdown until its idle timeout.
 type trackingListener struct {
 	net.Listener
-	mu    sync.Mutex
-	conns map[*trackedConn]struct{}
+	limits edgeLimits
+	mu     sync.Mutex
+	conns  map[*trackedConn]struct{}
 }
 
-func newTrackingListener(ln net.Listener) *trackingListener {
-	return &trackingListener{Listener: ln, conns: map[*trackedConn]struct{}{}}
+func newTrackingListener(ln net.Listener, limits edgeLimits) *trackingListener {
+	return &trackingListener{Listener: ln, limits: limits, conns: map[*trackedConn]struct{}{}}
 }
 
-// Accept wraps each connection so that closing it forgets it.
+// Accept wraps each connection so that closing it forgets it, under the
+// edge's header deadline.
 func (l *trackingListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
 		return nil, err
 	}
-	tc := &trackedConn{Conn: c, owner: l}
+	tc := &trackedConn{Conn: newEdgeConn(c, l.limits), owner: l}
 	l.mu.Lock()
 	l.conns[tc] = struct{}{}
 	l.mu.Unlock()

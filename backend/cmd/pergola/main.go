@@ -2,9 +2,12 @@
 //
 //	pergola [serve]            serve the HTTP API (the default)
 //	pergola migrate [--status] apply pending database migrations, or list them
+//	pergola token --email E    print a new access token for an existing user
 //	pergola secret             print a new PERGOLA_SECRET_KEY
+//	pergola healthcheck        GET /readyz of the local server, for containers
 //	pergola fakellm            serve the fake OpenAI-compatible model for trials
 //	pergola version            print the version
+//	pergola --help             print the usage and the main environment variables
 package main
 
 import (
@@ -14,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/pergola-ai/pergola/backend/config"
@@ -34,14 +38,28 @@ func main() {
 
 func run(ctx context.Context, args []string, env config.Lookup, stdout io.Writer) error {
 	cmd := "serve"
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+	if len(args) > 0 {
 		cmd, args = args[0], args[1:]
+	}
+	if isHelp(cmd) {
+		_, err := io.WriteString(stdout, usage)
+		return err
+	}
+	switch cmd {
+	case "serve", "secret", "version":
+		if done, err := noArgs(cmd, args, stdout); done {
+			return err
+		}
 	}
 	switch cmd {
 	case "serve":
 		return serve(ctx, env, nil)
 	case "migrate":
 		return migrate(ctx, args, env, stdout)
+	case "token":
+		return mintToken(ctx, args, env, stdout)
+	case "healthcheck":
+		return healthcheck(ctx, args, env, stdout)
 	case "secret":
 		_, err := fmt.Fprintln(stdout, secret.GenerateKey())
 		return err
@@ -50,17 +68,17 @@ func run(ctx context.Context, args []string, env config.Lookup, stdout io.Writer
 	case "version":
 		_, err := fmt.Fprintln(stdout, "pergola", version)
 		return err
-	case "help", "-h", "--help":
-		_, err := fmt.Fprintln(stdout, "usage: pergola [serve|migrate [--status]|secret|fakellm|version]")
-		return err
 	}
-	return fmt.Errorf("unknown command %q; try: serve, migrate, secret, fakellm, version", cmd)
+	if strings.HasPrefix(cmd, "-") {
+		return usageError{fmt.Sprintf("unknown flag %q: flags follow a command, and serve takes none (settings are environment variables)", cmd)}
+	}
+	return usageError{fmt.Sprintf("unknown command %q", cmd)}
 }
 
 func migrate(ctx context.Context, args []string, env config.Lookup, stdout io.Writer) error {
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	status := fs.Bool("status", false, "list applied and pending migrations without applying any")
-	if err := fs.Parse(args); err != nil {
+	if done, err := parseFlags(fs, args, stdout); done {
 		return err
 	}
 	cfg, err := config.Load(env)

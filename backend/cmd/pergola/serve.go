@@ -87,17 +87,21 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	if err != nil {
 		return fmt.Errorf("PERGOLA_ADDR: %w", err)
 	}
-	ln := newTrackingListener(raw)
+	ln := newTrackingListener(raw, edgeLimits{header: cfg.Edge.ReadHeaderTimeout, request: cfg.Edge.ReadTimeout, maxBody: cfg.MaxBodyBytes})
 	hlog.SetLevel(hlog.LevelWarn)
 	h := server.New(server.WithListener(ln), server.WithTransport(standard.NewTransporter),
 		server.WithMaxRequestBodySize(cfg.MaxBodyBytes+hardBodySlack), server.WithHandleMethodNotAllowed(true), server.WithExitWaitTime(cfg.ShutdownTimeout),
-		server.WithDisablePrintRoute(true), server.WithSenseClientDisconnection(true))
+		server.WithDisablePrintRoute(true), server.WithSenseClientDisconnection(true),
+		server.WithReadTimeout(cfg.Edge.ReadTimeout), server.WithIdleTimeout(cfg.Edge.IdleTimeout), server.WithMaxHeaderBytes(cfg.Edge.MaxHeaderBytes))
 	deps, cleanup, err := features(ctx, cfg, db, box, models, log, reg, shared)
 	defer cleanup()
 	if err != nil {
 		return err
 	}
 	deps.OpenAPI = doc
+	if deps.Proxies, err = middleware.ParseProxies(cfg.Edge.TrustedProxies); err != nil {
+		return fmt.Errorf("PERGOLA_TRUSTED_PROXIES: %w", err)
+	}
 	api.Register(h.Engine, deps)
 	return runServer(ctx, h, ln, cfg, log, ready)
 }
@@ -114,14 +118,11 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		}
 	}
 	ident := identityapp.New(db.Users(), db.Workspaces(), db.Tokens())
-	if made, err := ident.Bootstrap(ctx, identityapp.BootstrapInput{
-		Token: cfg.BootstrapToken, Email: cfg.BootstrapEmail, Password: cfg.BootstrapPassword,
-	}); err != nil {
+	if err := bootstrap(ctx, ident, cfg, log); err != nil {
 		return api.Deps{}, cleanup, err
-	} else if made {
-		log.Info("bootstrapped an empty database", "admin_email", cfg.BootstrapEmail)
 	}
-	registry := modelreg.New(db.Models(), models, prober{provider.Factory{}})
+	modelHTTP := provider.NewHTTPClient(provider.Pool{}) // one bounded pool for every model call
+	registry := modelreg.New(db.Models(), models, prober{provider.Factory{HTTPClient: modelHTTP}})
 	plugins, err := newPlugins(db, ident, cfg, box, log, reg)
 	if err != nil {
 		return api.Deps{}, cleanup, err
@@ -135,14 +136,19 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	wft := &workflowTools{store: db.Workflows()}
 	bots := newBots(db, ident, registry, append(append(plugins.bind, tables.bind...), wft.bind()...)...)
 	convs := newConversations(db, ident, bots)
-	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, bots, plugins.svc, tables.svc, shared.queue, cfg, log)
+	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc, shared.queue, cfg, log)
 	cleanups = append(cleanups, stopWorkflows)
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
 	wft.attach(workflows)
 	tools := append(append(plugins.tools, tables.tools...), wft.tools()...)
-	chats := newChat(db, log, reg, registry, bots, convs, shared.bus, tools, wft.resumer())
+	chatStore, stopRecovery, err := chatRecovery(ctx, db, cfg, log)
+	cleanups = append(cleanups, stopRecovery)
+	if err != nil {
+		return api.Deps{}, cleanup, err
+	}
+	chats := newChat(db, chatStore, log, reg, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer())
 	if err := chats.Listen(ctx); err != nil {
 		return api.Deps{}, cleanup, fmt.Errorf("listen for chat cancels: %w", err)
 	}
@@ -151,7 +157,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		Log: log, Identity: ident, Models: registry, Bots: bots, Convs: convs, Chat: chats,
 		Plugins: plugins.svc, Tables: tables.svc, Workflows: workflows,
 		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
-		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins,
+		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
 	}, cleanup, nil
 }
 
@@ -220,6 +226,9 @@ func secretBox(cfg config.Config, log *slog.Logger) (*secret.Box, error) {
 	if err != nil {
 		return nil, fmt.Errorf("PERGOLA_SECRET_KEY: %w", err)
 	}
+	if err := refuseWeakKey(key); err != nil {
+		return nil, err
+	}
 	return secret.NewBox(key)
 }
 
@@ -253,10 +262,11 @@ type kv struct {
 func openKV(ctx context.Context, cfg config.Config, db *sqlstore.DB) (*kv, error) {
 	checks := []ops.Check{{Name: "database", Ping: db.Ping}}
 	if cfg.RedisAddr == "" {
-		return &kv{limiter: memory.NewRateLimiter(), bus: memory.NewPubSub(), queue: memory.NewQueue(memory.QueueOptions{}),
+		return &kv{limiter: memory.NewRateLimiter(), bus: memory.NewPubSub(),
+			queue:  memory.NewQueue(memory.QueueOptions{MaxBacklog: cfg.QueueMaxBacklog}),
 			checks: checks, close: func() {}}, nil
 	}
-	client := goredis.NewClient(&goredis.Options{Addr: cfg.RedisAddr, Password: cfg.RedisPassword})
+	client := goredis.NewClient(&goredis.Options{Addr: cfg.RedisAddr, Password: cfg.RedisPassword, DB: cfg.RedisDB})
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := client.Ping(pctx).Err(); err != nil {
@@ -264,8 +274,10 @@ func openKV(ctx context.Context, cfg config.Config, db *sqlstore.DB) (*kv, error
 		return nil, fmt.Errorf("PERGOLA_REDIS_ADDR: %s does not answer: %w", cfg.RedisAddr, err)
 	}
 	checks = append(checks, ops.Check{Name: "redis", Ping: func(ctx context.Context) error { return client.Ping(ctx).Err() }})
-	return &kv{limiter: redis.NewRateLimiter(client, "pergola:"), bus: redis.NewPubSub(client, "pergola:"),
-		queue: redis.NewQueue(client, "pergola:", redis.QueueOptions{}), checks: checks, close: func() { _ = client.Close() }}, nil
+	p := cfg.RedisPrefix
+	return &kv{limiter: redis.NewRateLimiter(client, p), bus: redis.NewPubSub(client, p),
+		queue:  redis.NewQueue(client, p, redis.QueueOptions{MaxBacklog: int64(cfg.QueueMaxBacklog)}),
+		checks: checks, close: func() { _ = client.Close() }}, nil
 }
 
 // waitForChats lets chats running in the background finish before the

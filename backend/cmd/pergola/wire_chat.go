@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -20,25 +19,13 @@ import (
 )
 
 // newChat wires the agent runtime.
-func newChat(db *sqlstore.DB, log *slog.Logger, reg prometheus.Registerer, models *modelreg.Registry,
+func newChat(db *sqlstore.DB, chats *sqlstore.ChatStore, log *slog.Logger, reg prometheus.Registerer, models *modelreg.Registry, modelHTTP *http.Client,
 	bots *botapp.Service, convs *convapp.Service, bus chatapp.Broadcaster, tools []chatapp.ToolSource, resumer chatapp.ToolResumer) *chatapp.Service {
 	return chatapp.New(chatapp.Deps{
-		Bots: bots, Conversations: conversations{convs}, Messages: db.Messages(), Chats: db.Chats(),
-		Models: models, ChatModels: provider.Factory{HTTPClient: modelClient()}, IDs: db.IDs(), Broadcaster: bus,
+		Bots: bots, Conversations: conversations{convs}, Messages: db.Messages(), Chats: chats,
+		Models: models, ChatModels: provider.Factory{HTTPClient: modelHTTP}, IDs: db.IDs(), Broadcaster: bus,
 		Tools: tools, Resumer: resumer, Hooks: []chatapp.Hook{metrics.NewChatHook(reg)}, Log: log,
 	})
-}
-
-// modelClient is the HTTP client of model calls: connections are kept and
-// reused (many chats stream from the same provider at once). There is no
-// overall timeout: a stream lasts as long as the answer, bounded by the
-// chat's context.
-func modelClient() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConns = 1024
-	t.MaxIdleConnsPerHost = 512
-	t.IdleConnTimeout = 90 * time.Second
-	return &http.Client{Transport: t}
 }
 
 // conversations adapts the conversation use cases to the runtime's port.

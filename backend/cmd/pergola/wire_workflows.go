@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"net/http"
 	"slices"
 	"sync"
 
@@ -49,7 +50,7 @@ const workflowWorkers = 4
 // states (leases, interrupts) live in the database. It starts the worker
 // of async runs on queue; stop (always safe to call) stops it, leaving
 // the runs it held for another process.
-func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry, bots *botapp.Service,
+func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry, modelHTTP *http.Client, bots *botapp.Service,
 	plugins *pluginapp.Service, tables *tableapp.Service, queue workflowQueue, cfg config.Config, log *slog.Logger) (*workflowapp.Service, func(), error) {
 	guard, err := egress.New(egress.Config{Allow: cfg.EgressAllow})
 	if err != nil {
@@ -58,13 +59,14 @@ func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Servi
 	lease := cfg.WorkflowLease
 	history := workflowapp.NewHistory(db.WorkflowRuns(), log)
 	engine := wf.New(wf.Config{
-		Models:    modelProvider{models: models, factory: provider.Factory{HTTPClient: modelClient()}},
+		Models:    modelProvider{models: models, factory: provider.Factory{HTTPClient: modelHTTP}},
 		Tools:     pluginTools{svc: plugins},
 		Tables:    tableQuerier{svc: tables},
 		Variables: botVariables{store: db.Bots(), svc: bots},
 		HTTP:      guard.Client(),
 		Workflows: workflowapp.NewLoader(db.Workflows()),
 		History:   history,
+		Limits:    wf.Limits{CodeParallel: cfg.CodeParallel},
 	})
 	svc := workflowapp.New(workflowapp.Deps{Store: db.Workflows(), Runs: db.WorkflowRuns(), Access: ident,
 		Bots: botWorkspaces{db.Bots()}, Engine: engine, History: history, IDs: db.IDs(), Log: log,

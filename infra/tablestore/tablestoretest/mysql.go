@@ -36,8 +36,8 @@ func MySQL(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("open mysql: %v", err)
 	}
-	suffix := testenv.Suffix()
-	name, user, password := "pergola_rows_"+suffix, "rows_"+suffix, secret()
+	name := testenv.Name(t) // the database and its user share the run's name
+	user, password := name, secret()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, stmt := range []string{

@@ -1,0 +1,67 @@
+package httpx
+
+import (
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/cloudwego/hertz/pkg/app"
+)
+
+// RetryAfterSeconds is the Retry-After of a 503: long enough for a
+// restarted database or Redis to answer again, short enough that clients
+// notice at once when it does.
+const RetryAfterSeconds = 3
+
+// MsgDatabaseDown is what a request that failed because the database
+// could not be reached (or was busy) answers, with 503.
+const MsgDatabaseDown = "the database is unavailable; retry in a few seconds"
+
+// downMessages are the texts of the connection failures that reach the
+// edge without a typed error in their chain: go-sql-driver's "invalid
+// connection" (mysql.ErrInvalidConn), MySQL/MariaDB shutting down or
+// dropping the session, and SQLite's busy or locked database. They are
+// matched only for errors the vocabulary does not know, which would
+// otherwise answer 500.
+var downMessages = []string{
+	"invalid connection", "bad connection", "connection refused", "connection reset", "broken pipe",
+	"server has gone away", "lost connection to", "shutdown in progress", "connection was killed",
+	"database is locked", "sqlite_busy", "sqlite_locked", "database table is locked",
+}
+
+// storageDown reports whether err says a backing store (the database,
+// mostly) could not be reached or was busy, rather than that the request
+// or Pergola is wrong: the request may succeed when retried. It knows the
+// driver-independent sentinels of database/sql, network errors and the
+// texts above, so every store and handler gets the same answer without
+// translating these errors itself.
+func storageDown(err error) bool {
+	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	var op *net.OpError
+	if errors.As(err, &op) {
+		return true
+	}
+	msg := strings.ToLower(err.Error())
+	for _, m := range downMessages {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// setRetryAfter adds Retry-After to a 503 that has none, so clients and
+// proxies wait a little and try again.
+func setRetryAfter(c *app.RequestContext, status int) {
+	if status == http.StatusServiceUnavailable && len(c.Response.Header.Peek("Retry-After")) == 0 {
+		c.Header("Retry-After", strconv.Itoa(RetryAfterSeconds))
+	}
+}

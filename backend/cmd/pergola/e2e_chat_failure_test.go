@@ -1,0 +1,47 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestChatFailureShowsAShortMessage: when the model cannot be reached, the
+// end user reads a short message naming the log id, on every chat surface,
+// never the provider's address or eino's node wrapping.
+func TestChatFailureShowsAShortMessage(t *testing.T) {
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			c := newChatSetup(t, b)
+			botID := c.bot(t, map[string]any{"name": "Down", "model": map[string]any{"model_id": "fake"}})
+			addr := strings.TrimSuffix(strings.TrimPrefix(c.llm.BaseURL(), "http://"), "/v1")
+			_ = c.llm.Close()
+			check := func(where, msg string) {
+				t.Helper()
+				if !strings.HasPrefix(msg, "The model is unavailable right now; please try again. (log id: ") ||
+					strings.Contains(msg, addr) || strings.Contains(msg, "NodeRunError") || strings.Contains(msg, "node path") {
+					t.Errorf("%s: the end user reads %q", where, msg)
+				}
+			}
+
+			events := c.s.stream(t, "/v3/chat", bootstrapToken, map[string]any{"bot_id": botID, "user_id": "u", "stream": true,
+				"additional_messages": userMessage("hello")})
+			failed := events[len(events)-2]
+			if failed.name != "conversation.chat.failed" {
+				t.Fatalf("the stream ended with %s", failed.name)
+			}
+			check("streamed chat.failed", str(failed.obj(t)["last_error"].(map[string]any), "msg"))
+
+			started := c.s.call(t, "POST", "/v3/chat", bootstrapToken, map[string]any{"bot_id": botID, "user_id": "u",
+				"additional_messages": userMessage("hello")}).must(t, 200)
+			done := pollChat(t, c.s, str(started.data, "conversation_id"), str(started.data, "id"))
+			check("retrieved chat", str(done["last_error"].(map[string]any), "msg"))
+
+			oa := c.s.call(t, "POST", "/v1/chat/completions", bootstrapToken, map[string]any{"model": botID,
+				"messages": []map[string]any{{"role": "user", "content": "hello"}}})
+			if oa.status != 502 {
+				t.Fatalf("/v1/chat/completions: status %d %v", oa.status, oa.raw)
+			}
+			check("/v1/chat/completions", str(oa.raw["error"].(map[string]any), "message"))
+		})
+	}
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// hostileCode are code-node scripts that try to take the server's memory,
+// each a different way.
+var hostileCode = []string{
+	`function main() { let s = "x"; for (;;) s = s + s; }`,
+	`function main() { let s = "é"; for (;;) s = s + s; }`,
+	"function main() { let s = 'ab'; for (;;) s = `${s}${s}`; }",
+	`function main() { let a = [0]; for (;;) a = a.concat(a); }`,
+	`function main() { let o = { a: "x" }; for (;;) o = { a: JSON.stringify(o), b: JSON.stringify(o) }; }`,
+	`function main() { const a = []; for (;;) a.push("x".repeat(3e7)); }`,
+	`function main() { let s = ""; const c = "x".repeat(1e6); for (;;) s += c; }`,
+	`function main() { const a = []; const s = "x".repeat(1e6); for (let i = 0; ; i++) a.push(s + i); }`,
+	`function main() { const o = { s: "x".repeat(1e6) }; return { v: JSON.stringify(new Array(1000).fill(o)) }; }`,
+	`function main() { const a = []; for (let i = 0; ; i++) a.push({ i, s: "x".repeat(1000) + i }); }`,
+}
+
+// memoryError matches the errors of code stopped for memory: by the
+// watch ("used more memory than its limit") or by a guarded built-in
+// ("would exceed the code node's memory limit").
+var memoryError = regexp.MustCompile(`"status":"fail".*(more memory than its limit|memory limit)`)
+
+// codeWorkflow is start, one code node running CODE, and end.
+func codeWorkflow(code string) string {
+	c, _ := json.Marshal(code)
+	return `{"nodes": [
+    {"id": "start", "type": "start", "outputs": [{"name": "n", "type": "integer"}]},
+    {"id": "code", "type": "code", "config": {"code": ` + string(c) + `}, "settings": {"timeout_ms": 20000},
+     "inputs": {"n": {"ref": {"node": "start", "path": "n"}}}, "outputs": [{"name": "v", "type": "string"}]},
+    {"id": "end", "type": "end", "inputs": {"v": {"ref": {"node": "code", "path": "v"}}}}],
+  "edges": [{"from": "start", "to": "code"}, {"from": "code", "to": "end"}]}`
+}
+
+// TestHostileCodeNodesKeepTheServerUp test-runs ten workflows whose code
+// nodes try to take the server's memory, all at once, on a server that
+// runs one code node at a time (PERGOLA_CODE_PARALLEL=1). Each run fails
+// with a memory-limit error; the process's peak resident memory stays
+// under its baseline plus 16 × the 64 MiB code memory limit (see
+// TestHostileScriptsBoundHostMemory in workflow/jsrun for the reckoning;
+// the worst seen here was 624 MiB over the baseline); and a normal code
+// node runs fine afterwards.
+func TestHostileCodeNodesKeepTheServerUp(t *testing.T) {
+	env := backends()[0].env(t)
+	env["PERGOLA_CODE_PARALLEL"] = "1"
+	s := startServer(t, env)
+	ws := str(items(t, s.call(t, "GET", "/v1/workspaces", bootstrapToken, nil).must(t, 200).data, "workspaces")[0], "id")
+	ids := make([]string, len(hostileCode))
+	for i, code := range hostileCode {
+		w := s.call(t, "POST", "/api/workflows", bootstrapToken, map[string]any{"workspace_id": ws, "name": fmt.Sprintf("hostile_%d", i),
+			"definition": json.RawMessage(codeWorkflow(code))}).must(t, 201)
+		ids[i] = str(w.data, "id")
+	}
+	base := resetPeak(t)
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Go(func() {
+			body, err := testRun(s, id)
+			if err != nil || !memoryError.MatchString(body) {
+				t.Errorf("hostile run %d: %v %s, want a memory-limit error", i, err, body)
+			}
+		})
+	}
+	wg.Wait()
+	peak := statusBytes(t, "VmHWM")
+	ceiling := base + 16*64<<20
+	t.Logf("peak RSS %d MiB, baseline %d MiB, ceiling %d MiB", peak>>20, base>>20, ceiling>>20)
+	if peak > ceiling {
+		t.Errorf("peak RSS %d MiB is over the ceiling %d MiB", peak>>20, ceiling>>20)
+	}
+	w := s.call(t, "POST", "/api/workflows", bootstrapToken, map[string]any{"workspace_id": ws, "name": "normal",
+		"definition": json.RawMessage(codeWorkflow(`function main({ params }) { return { v: "n=" + params.n }; }`))}).must(t, 201)
+	ok := s.call(t, "POST", "/api/workflows/"+str(w.data, "id")+"/test_run", bootstrapToken,
+		map[string]any{"parameters": map[string]any{"n": 7}}).must(t, 200)
+	if str(ok.data, "status") != "success" || !strings.Contains(fmt.Sprint(ok.data["output"]), "n=7") {
+		t.Fatalf("normal test run after the hostile ones = %v", ok.data)
+	}
+}
+
+// testRun test-runs workflow id and returns the answer's body; it runs
+// on goroutines other than the test's, so it returns errors.
+func testRun(s *testServer, id string) (string, error) {
+	req, err := http.NewRequest("POST", s.base+"/api/workflows/"+id+"/test_run", strings.NewReader(`{"parameters": {"n": 1}}`))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Authorization", "Bearer "+bootstrapToken)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return string(b), err
+}
+
+// resetPeak resets the process's VmHWM to its current RSS and returns it.
+func resetPeak(t *testing.T) int64 {
+	t.Helper()
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		t.Skipf("cannot reset the peak RSS here: %v", err)
+	}
+	return statusBytes(t, "VmRSS")
+}
+
+// statusBytes returns a size line of /proc/self/status in bytes.
+func statusBytes(t *testing.T, key string) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, key+":"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatalf("no %s in /proc/self/status", key)
+	return 0
+}
