@@ -10,12 +10,15 @@ import (
 )
 
 // toModel turns stored messages into the model's messages: questions are
-// the user's, answers the assistant's; other types stay out of the context.
+// the user's, answers the assistant's; other types stay out of the context,
+// and so do empty texts (providers refuse a message without content, and
+// OpenAI clients drop an empty one).
 func toModel(msgs []conversation.Message) []*schema.Message {
 	out := make([]*schema.Message, 0, len(msgs))
 	for _, m := range msgs {
 		text := contentText(m.ContentType, m.Content)
 		switch {
+		case strings.TrimSpace(text) == "":
 		case m.Role == conversation.RoleUser:
 			out = append(out, schema.UserMessage(text))
 		case m.Type == conversation.TypeAnswer:

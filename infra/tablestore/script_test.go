@@ -33,7 +33,7 @@ func TestProductionScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	name, password := "pergola_rows_"+testenv.Suffix(), "pw-"+testenv.Suffix()
+	name, password := testenv.Name(t), "pw-"+testenv.Suffix()
 	script = strings.NewReplacer("pergola_rows", name, "CHANGE-ME", password).Replace(script)
 	// The connection is closed by the cleanup, after the drops: a deferred
 	// Close runs before cleanups and left both behind.
