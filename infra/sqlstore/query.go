@@ -3,6 +3,8 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"time"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -54,10 +56,11 @@ func updateLockedAfter[R any](ctx context.Context, db *DB, op string, before fun
 		if err != nil {
 			return err
 		}
+		before := updatedAt(&row)
 		if own = change(&row); own != nil {
 			return own
 		}
-		return tx.Model(&row).Select("*").Where(where, args...).Updates(&row).Error
+		return keepUpdatedAt(tx, before, updatedAt(&row)).Model(&row).Select("*").Where(where, args...).Updates(&row).Error
 	})
 	switch {
 	case err == nil:
@@ -67,4 +70,25 @@ func updateLockedAfter[R any](ctx context.Context, db *DB, op string, before fun
 	default:
 		return nil, fmt.Errorf("sqlstore: %s: %w", op, err)
 	}
+}
+
+// updatedAt returns the UpdatedAt field of a row, or the zero time.
+func updatedAt(row any) time.Time {
+	f := reflect.ValueOf(row).Elem().FieldByName("UpdatedAt")
+	if !f.IsValid() {
+		return time.Time{}
+	}
+	t, _ := f.Interface().(time.Time)
+	return t
+}
+
+// keepUpdatedAt makes gorm write the UpdatedAt a change set, instead of
+// its own later clock reading (the caller returns the time it set, which
+// then differed from the stored one whenever a millisecond passed between
+// the two); a change that did not set it gets gorm's.
+func keepUpdatedAt(tx *gorm.DB, before, after time.Time) *gorm.DB {
+	if after.Equal(before) {
+		return tx
+	}
+	return tx.Session(&gorm.Session{NowFunc: func() time.Time { return after }})
 }
