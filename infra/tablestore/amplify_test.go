@@ -28,9 +28,10 @@ const maxPeakGrowth = 64 << 20
 // tool does, on tables whose titles are near the longest allowed. An
 // amplifier is refused before it reaches the database (the guard is asked
 // first, and a statement it would let through is never sent); a bounded
-// statement runs or is refused in words. Afterwards the process's peak
-// memory grew by less than maxPeakGrowth and, on MariaDB, nothing of the
-// rows' user is left running.
+// statement runs or is refused in words. After each statement the
+// process's peak memory has grown by less than maxPeakGrowth and, on
+// MariaDB, nothing of the rows' user is left running and none of its
+// connections used more than maxDBMemory on the server.
 func TestAmplifiers(t *testing.T) {
 	configs := []struct {
 		name string
@@ -47,18 +48,22 @@ func TestAmplifiers(t *testing.T) {
 			}); err != nil {
 				t.Fatal(err)
 			}
+			var root *sql.DB
+			if dsn != "" {
+				root = rootDB(t)
+			}
 			before := peakRSS(t)
 			for _, a := range sqlguardtest.Amplifiers() {
 				runAmplifier(t, s, tb, a)
+				if grew := peakRSS(t) - before; grew > maxPeakGrowth {
+					t.Fatalf("%s: peak memory grew by %d MiB, over %d MiB", a.Name, grew>>20, maxPeakGrowth>>20)
+				}
+				if dsn != "" {
+					waitIdle(t, root, dsn)
+					checkDBMemory(t, root, a.Name, dsn)
+				}
 			}
-			grew := peakRSS(t) - before
-			t.Logf("peak RSS grew by %d KiB over %d statements", grew>>10, len(sqlguardtest.Amplifiers()))
-			if grew > maxPeakGrowth {
-				t.Errorf("peak memory grew by %d MiB, over %d MiB", grew>>20, maxPeakGrowth>>20)
-			}
-			if dsn != "" {
-				waitIdle(t, dsn)
-			}
+			t.Logf("peak RSS grew by %d KiB over %d statements", (peakRSS(t)-before)>>10, len(sqlguardtest.Amplifiers()))
 		})
 	}
 }
@@ -102,13 +107,12 @@ func peakRSS(t *testing.T) int64 {
 
 // waitIdle fails unless, within a few seconds, no connection of the user
 // of dsn is running a statement, as root sees the process list.
-func waitIdle(t *testing.T, dsn string) {
+func waitIdle(t *testing.T, root *sql.DB, dsn string) {
 	t.Helper()
 	cfg, err := gomysql.ParseDSN(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := rootDB(t)
 	var running []string
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		running = running[:0]
@@ -130,6 +134,28 @@ func waitIdle(t *testing.T, dsn string) {
 	t.Errorf("still running for %s: %q", cfg.User, running)
 	if _, err := root.Exec("KILL USER '" + cfg.User + "'"); err != nil { // or dropping the database waits for it
 		t.Logf("kill %s: %v", cfg.User, err)
+	}
+}
+
+// maxDBMemory bounds the memory MariaDB may have used for one connection
+// of the rows' user at its peak (PROCESSLIST.MAX_MEMORY_USED).
+const maxDBMemory = 64 << 20
+
+// checkDBMemory fails when a connection of the user of dsn used more than
+// maxDBMemory on the database server.
+func checkDBMemory(t *testing.T, root *sql.DB, name, dsn string) {
+	t.Helper()
+	cfg, err := gomysql.ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var peak sql.NullInt64
+	err = root.QueryRow("SELECT MAX(MAX_MEMORY_USED) FROM information_schema.PROCESSLIST WHERE USER = ?", cfg.User).Scan(&peak)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if peak.Int64 > maxDBMemory {
+		t.Fatalf("%s: a connection of %s used %d MiB on MariaDB, over %d MiB", name, cfg.User, peak.Int64>>20, maxDBMemory>>20)
 	}
 }
 
@@ -172,7 +198,7 @@ func TestKillOnTimeout(t *testing.T) {
 	if _, err := s.runOnConn(ctx, st, st.SQL); err == nil {
 		t.Fatal("the cross join ended within 300 ms")
 	}
-	waitIdle(t, dsn)
+	waitIdle(t, rootDB(t), dsn)
 	if err := s.Ping(context.Background()); err != nil {
 		t.Fatalf("the store is unusable after the kill: %v", err)
 	}

@@ -45,3 +45,29 @@ func TestChatFailureShowsAShortMessage(t *testing.T) {
 		})
 	}
 }
+
+// TestChatflowFailureShowsAShortMessage: a chatflow whose model node
+// cannot reach the model ends with chat.failed carrying the short message,
+// while the run history keeps the node's detail for the builder.
+func TestChatflowFailureShowsAShortMessage(t *testing.T) {
+	c := newChatSetup(t, backends()[0])
+	id := c.workflow(t, "echo_flow", "echoes", echoChatflow, true)
+	addr := strings.TrimSuffix(strings.TrimPrefix(c.llm.BaseURL(), "http://"), "/v1")
+	_ = c.llm.Close()
+	events := c.s.stream(t, "/v1/workflows/chat", bootstrapToken, map[string]any{"workflow_id": id,
+		"additional_messages": userMessage("hi"), "parameters": map[string]any{"who": "Ada"}})
+	failed := events[len(events)-2]
+	if failed.name != "conversation.chat.failed" {
+		t.Fatalf("the stream ended with %v", names(events))
+	}
+	obj := failed.obj(t)
+	msg := str(obj["last_error"].(map[string]any), "msg")
+	if !strings.HasPrefix(msg, "The model is unavailable right now; please try again.") ||
+		strings.Contains(msg, addr) || strings.Contains(msg, "NodeRunError") || strings.Contains(msg, "node path") {
+		t.Fatalf("the end user reads %q", msg)
+	}
+	hist := c.s.runHistory(t, id, str(obj, "id"))
+	if str(hist, "execute_status") != "Fail" || !strings.Contains(str(hist, "error_message"), addr) {
+		t.Fatalf("the run history should keep the detail for the builder: %v", hist)
+	}
+}
