@@ -69,7 +69,8 @@ type Config struct {
 	Workflows   WorkflowLoader
 	History     HistorySink
 	Checkpoints CheckpointStore
-	Clock       Clock // nil: time.Now
+	Clock       Clock      // nil: time.Now
+	Code        CodeRunner // runs code nodes; nil: in-process, within Limits
 	Limits      Limits
 }
 
@@ -81,7 +82,7 @@ type Engine struct {
 	limits  Limits
 	now     Clock
 	cache   *compileCache
-	code    *codeRunner
+	code    CodeRunner
 }
 
 // New returns an engine over cfg.
@@ -93,8 +94,11 @@ func New(cfg Config) *Engine {
 		cfg.Clock = time.Now
 	}
 	lim := cfg.Limits.withDefaults()
+	if cfg.Code == nil {
+		cfg.Code = newCodeRunner(lim)
+	}
 	return &Engine{catalog: cfg.Catalog, ports: cfg, limits: lim, now: cfg.Clock,
-		cache: newCompileCache(lim.CacheSize), code: newCodeRunner(lim)}
+		cache: newCompileCache(lim.CacheSize), code: cfg.Code}
 }
 
 // Catalog returns the node types the engine knows.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/pergola-ai/pergola/workflow/jsrun"
 )
@@ -18,18 +19,25 @@ type codeConfig struct {
 
 func (codeKind) describe() NodeTypeInfo {
 	return NodeTypeInfo{Type: "code", Title: "Code", Category: categoryLogic,
-		Description: "Runs JavaScript in-process: main({ params }) gets the inputs and returns an object with the " +
+		Description: "Runs JavaScript in a sandbox: main({ params }) gets the inputs and returns an object with the " +
 			"declared outputs (typed). Runs within a time limit (settings.timeout_ms, default the engine's code " +
-			"timeout) and a memory limit; a bounded number run at once in a process, the others wait their turn " +
-			"(at most their time limit); console.log output is kept in the run history.",
+			"timeout) and a memory limit; a bounded number run at once, the others wait their turn " +
+			"(at most their time limit); the server runs them in worker processes, each with a hard memory limit; " +
+			"console.log output is kept in the run history.",
 		ConfigSchema: configSchema(&codeConfig{}), DeclaredOutputs: true}
 }
 
-// codeRunner is the engine's JavaScript runner.
-type codeRunner struct{ js *jsrun.Runner }
+// CodeRunner runs the JavaScript of code nodes: *jsrun.Runner in the
+// engine's process (the default), or a pool of sandboxed worker processes
+// (jsproc.Pool). Run returns jsrun's errors: the code's own,
+// jsrun.ErrTimeout, jsrun.ErrMemory, jsrun.ErrBusy, or ctx's error.
+type CodeRunner interface {
+	Run(ctx context.Context, p *jsrun.Program, params map[string]any, timeout time.Duration) (jsrun.Result, error)
+}
 
-func newCodeRunner(l Limits) *codeRunner {
-	return &codeRunner{js: jsrun.NewRunner(jsrun.Limits{Timeout: l.CodeTimeout, Memory: l.CodeMemory, Concurrency: l.CodeParallel})}
+// newCodeRunner returns the in-process runner within the limits.
+func newCodeRunner(l Limits) CodeRunner {
+	return jsrun.NewRunner(jsrun.Limits{Timeout: l.CodeTimeout, Memory: l.CodeMemory, Concurrency: l.CodeParallel})
 }
 
 func (codeKind) check(c *checker, n *Node) *nodeSpec {
@@ -56,7 +64,7 @@ func (codeKind) check(c *checker, n *Node) *nodeSpec {
 	// Not blocking: the JavaScript runner enforces the node's timeout itself.
 	return &nodeSpec{outputs: c.declaredOr(n, nil),
 		runner: runFunc(func(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any, error) {
-			res, err := x.rc.eng.code.js.Run(ctx, prog, in, x.pn.timeout)
+			res, err := x.rc.eng.code.Run(ctx, prog, in, x.pn.timeout)
 			x.logs = res.Logs
 			switch {
 			case errors.Is(err, jsrun.ErrTimeout):

@@ -17,6 +17,13 @@ func (s *Service) Get(ctx context.Context, p identity.Principal, botID int64) (*
 	return b, err
 }
 
+// Access returns a bot with the caller's membership of its workspace, for
+// the use cases of what belongs to a bot (its channels); access as for
+// Get.
+func (s *Service) Access(ctx context.Context, p identity.Principal, botID int64) (*bot.Bot, *identity.Member, error) {
+	return s.reach(ctx, p, botID, identity.ScopeBot)
+}
+
 // Online returns a bot with its latest published version. A bot never
 // published fails with errs.ErrNotFound saying so; access as for Get.
 func (s *Service) Online(ctx context.Context, p identity.Principal, botID int64) (*bot.Bot, *bot.Version, error) {

@@ -28,11 +28,52 @@ func (s *Service) ResolveForChat(ctx context.Context, p identity.Principal, botI
 	if !b.IsPublished() {
 		return nil, nil, 0, errs.Invalid("bot_id", "bot %d is not published; publish it first", botID)
 	}
-	v, err := s.store.GetVersion(ctx, botID, b.PublishedVersion)
+	v, err := s.versionFor(ctx, botID, ConnectorAPI)
 	if err != nil {
-		return nil, nil, 0, fmt.Errorf("resolve bot %d: %w", botID, err)
+		return nil, nil, 0, err
 	}
 	return b, &v.Config, v.Number, nil
+}
+
+// ResolvePublished returns the bot and the version last published to a
+// connector (a channel id, or ConnectorChatSDK), for the channel runtime,
+// which authenticates its callers itself: it checks no access. A bot not
+// published there fails with errs.ErrForbidden saying so.
+func (s *Service) ResolvePublished(ctx context.Context, botID int64, connector string) (*bot.Bot, *bot.Version, error) {
+	b, err := s.store.GetBot(ctx, botID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("resolve bot %d: %w", botID, err)
+	}
+	v, err := s.versionFor(ctx, botID, connector)
+	return b, v, err
+}
+
+// versionFor loads the version last published to a connector.
+func (s *Service) versionFor(ctx context.Context, botID int64, connector string) (*bot.Version, error) {
+	n, err := s.store.PublishedTo(ctx, botID, connector)
+	if err != nil {
+		return nil, fmt.Errorf("resolve bot %d: %w", botID, err)
+	}
+	if n == 0 {
+		return nil, errs.Forbidden("bot %d is not published to the corresponding channel (%s); publish it with connector_ids including %q",
+			botID, connectorLabel(connector), connector)
+	}
+	v, err := s.store.GetVersion(ctx, botID, n)
+	if err != nil {
+		return nil, fmt.Errorf("resolve bot %d: %w", botID, err)
+	}
+	return v, nil
+}
+
+// connectorLabel names a connector for messages.
+func connectorLabel(id string) string {
+	switch id {
+	case ConnectorAPI:
+		return "the API, connector 1024"
+	case ConnectorChatSDK:
+		return "the Chat SDK, connector 999"
+	}
+	return "channel " + id
 }
 
 // VariableValues returns every defined keyword with its value for the

@@ -14,6 +14,7 @@ import (
 	"strconv"
 
 	"github.com/pergola-ai/pergola/domain/bot"
+	"github.com/pergola-ai/pergola/domain/channel"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
 	"github.com/pergola-ai/pergola/domain/llm"
@@ -62,8 +63,18 @@ type WorkflowBinder interface {
 	BindWorkflows(ctx context.Context, workspaceID int64, refs []bot.WorkflowRef, publish bool) ([]bot.WorkflowRef, error)
 }
 
+// ChannelLookup finds the channels publish may name; the channel store
+// implements it. GetChannel returns errs.ErrNotFound for an unknown id.
+type ChannelLookup interface {
+	GetChannel(ctx context.Context, id int64) (*channel.Channel, error)
+}
+
+// WithChannels lets bots be published to their channels, found by l.
+func WithChannels(l ChannelLookup) Option { return func(s *Service) { s.channels = l } }
+
 // Service runs the bot use cases.
 type Service struct {
+	channels   ChannelLookup
 	store      bot.Store
 	vars       variable.Store
 	access     Authorizer

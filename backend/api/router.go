@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/pergola-ai/pergola/application/bot"
+	channelapp "github.com/pergola-ai/pergola/application/channel"
 	"github.com/pergola-ai/pergola/application/chat"
 	"github.com/pergola-ai/pergola/application/conversation"
 	"github.com/pergola-ai/pergola/application/identity"
@@ -40,6 +41,7 @@ type Deps struct {
 	Plugins      *plugin.Service
 	Tables       *table.Service
 	Workflows    *workflowapp.Service
+	Channels     *channelapp.Service
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry
@@ -86,6 +88,7 @@ func Register(e *route.Engine, d Deps) {
 	registerBots(cozeGroup, consoleGroup, d)
 	registerConversations(cozeGroup, consoleGroup, d)
 	registerChat(cozeGroup, consoleGroup, d)
+	registerChannels(consoleGroup, d)
 }
 
 func registerConsole(g *route.RouterGroup, d Deps, ident console.Identity) {

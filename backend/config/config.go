@@ -41,7 +41,9 @@ type Config struct {
 	ShutdownTimeout   time.Duration `yaml:"shutdown_timeout"`
 	WorkflowLease     time.Duration `yaml:"workflow_lease"`    // how long a run stays with a process that stopped renewing it
 	QueueMaxBacklog   int           `yaml:"queue_max_backlog"` // queued messages of a topic not yet handled; past it new ones get 429
-	CodeParallel      int           `yaml:"code_parallel"`     // workflow code nodes running at once in a process; 0: GOMAXPROCS
+	CodeParallel      int           `yaml:"code_parallel"`     // workflow code nodes running at once (the worker processes of code_sandbox process); 0: GOMAXPROCS
+	CodeSandbox       string        `yaml:"code_sandbox"`      // where code nodes run: process (worker processes) or inprocess
+	PublicURL         string        `yaml:"public_url"`        // the base URL platforms reach this server at, for channel webhook URLs; empty: each request's own
 	Edge              Edge          `yaml:",inline"`           // slow-client and authentication-failure limits (edge.go)
 }
 
@@ -54,6 +56,7 @@ func Defaults() Config {
 		BootstrapEmail:  "admin@pergola.local",
 		LogLevel:        "info",
 		LogFormat:       "json",
+		CodeSandbox:     "process",
 		MaxBodyBytes:    8 << 20,
 		RateLimit:       600,
 		CORSOrigins:     []string{"*"},
@@ -105,7 +108,8 @@ func applyEnv(cfg *Config, env Lookup) error {
 		"PERGOLA_MODELS_FILE":  &cfg.ModelsFile, "PERGOLA_SECRET_KEY": &cfg.SecretKey,
 		"PERGOLA_BOOTSTRAP_TOKEN": &cfg.BootstrapToken, "PERGOLA_BOOTSTRAP_EMAIL": &cfg.BootstrapEmail,
 		"PERGOLA_BOOTSTRAP_PASSWORD": &cfg.BootstrapPassword, "PERGOLA_LOG_LEVEL": &cfg.LogLevel,
-		"PERGOLA_LOG_FORMAT": &cfg.LogFormat,
+		"PERGOLA_LOG_FORMAT": &cfg.LogFormat, "PERGOLA_CODE_SANDBOX": &cfg.CodeSandbox,
+		"PERGOLA_PUBLIC_URL": &cfg.PublicURL,
 	}
 	for key, dst := range str {
 		if v, ok := env(key); ok {
@@ -214,6 +218,9 @@ func (c Config) Validate() error {
 	if c.CodeParallel < 0 {
 		return fmt.Errorf("PERGOLA_CODE_PARALLEL: must be 0 (GOMAXPROCS) or a positive number of code nodes running at once, got %d", c.CodeParallel)
 	}
+	if c.CodeSandbox != "process" && c.CodeSandbox != "inprocess" {
+		return fmt.Errorf("PERGOLA_CODE_SANDBOX: must be process (code nodes in worker processes with a hard memory limit each) or inprocess, got %q", c.CodeSandbox)
+	}
 	if c.WorkflowLease < 300*time.Millisecond {
 		return fmt.Errorf("PERGOLA_WORKFLOW_LEASE: must be at least 300ms, got %s", c.WorkflowLease)
 	}
@@ -223,7 +230,7 @@ func (c Config) Validate() error {
 	if err := c.Edge.validate(); err != nil {
 		return err
 	}
-	return nil
+	return validatePublicURL(c.PublicURL)
 }
 
 // validateRedisPrefix keeps prefixes that scan patterns and redis-cli

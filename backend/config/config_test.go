@@ -47,6 +47,7 @@ func TestBadSettingsNameTheSetting(t *testing.T) {
 		"PERGOLA_MAX_BODY_BYTES":  {"PERGOLA_MAX_BODY_BYTES": "lots"},
 		"PERGOLA_RATE_LIMIT":      {"PERGOLA_RATE_LIMIT": "-1"},
 		"PERGOLA_CODE_PARALLEL":   {"PERGOLA_CODE_PARALLEL": "-2"},
+		"PERGOLA_CODE_SANDBOX":    {"PERGOLA_CODE_SANDBOX": "docker"},
 		"PERGOLA_BOOTSTRAP_TOKEN": {"PERGOLA_BOOTSTRAP_TOKEN": "x"},
 		"PERGOLA_CONFIG_FILE":     {"PERGOLA_CONFIG_FILE": "/nonexistent/pergola.yaml"},
 	}

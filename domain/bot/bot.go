@@ -133,4 +133,8 @@ type Store interface {
 	GetVersion(ctx context.Context, botID, number int64) (*Version, error)
 	// ListVersions returns the versions of a bot, newest first.
 	ListVersions(ctx context.Context, botID int64) ([]Version, error)
+	// PublishedTo returns the number of the version last published to a
+	// connector ("1024" for the API, "999", or a channel id); 0 when the
+	// bot was never published there.
+	PublishedTo(ctx context.Context, botID int64, connector string) (int64, error)
 }

@@ -163,9 +163,9 @@ func (s *BotStore) UpdateBot(ctx context.Context, workspaceID, id int64, fn func
 	return changed, nil
 }
 
-// DeleteBot removes the bot with its versions and its variable values, in
-// one transaction. It returns errs.ErrNotFound when the bot is not in the
-// workspace.
+// DeleteBot removes the bot with its versions, channels, publications and
+// variable values, in one transaction. It returns errs.ErrNotFound when
+// the bot is not in the workspace.
 func (s *BotStore) DeleteBot(ctx context.Context, workspaceID, id int64) error {
 	err := s.db.gorm.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		res := tx.Where("id = ? AND workspace_id = ?", id, workspaceID).Delete(&botRow{})
@@ -178,6 +178,12 @@ func (s *BotStore) DeleteBot(ctx context.Context, workspaceID, id int64) error {
 		// The foreign keys cascade; deleting explicitly keeps this true on
 		// a database created without them.
 		if err := tx.Where("bot_id = ?", id).Delete(&botVersionRow{}).Error; err != nil {
+			return err
+		}
+		if err := tx.Where("bot_id = ?", id).Delete(&channelRow{}).Error; err != nil {
+			return err
+		}
+		if err := tx.Where("bot_id = ?", id).Delete(&publicationRow{}).Error; err != nil {
 			return err
 		}
 		return tx.Where("bot_id = ?", id).Delete(&variableValueRow{}).Error

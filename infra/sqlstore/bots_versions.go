@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/errs"
@@ -71,6 +72,9 @@ func (s *BotStore) PublishBot(ctx context.Context, workspaceID int64, v *bot.Ver
 		if err := tx.Create(row).Error; err != nil {
 			return err
 		}
+		if err := publishTo(tx, row, v.Connectors); err != nil {
+			return err
+		}
 		return tx.Model(&botRow{}).Where("id = ?", v.BotID).
 			UpdateColumns(map[string]any{"published_version": row.Number, "published_at": row.CreatedAt}).Error
 	})
@@ -82,6 +86,35 @@ func (s *BotStore) PublishBot(ctx context.Context, workspaceID int64, v *bot.Ver
 	}
 	v.Number, v.CreatedAt = row.Number, row.CreatedAt
 	return nil
+}
+
+// publishTo records the version as the one each connector serves.
+func publishTo(tx *gorm.DB, v *botVersionRow, connectors []string) error {
+	for _, c := range connectors {
+		p := publicationRow{BotID: v.BotID, ConnectorID: c, Version: v.Number, PublishedAt: v.CreatedAt}
+		err := tx.Clauses(clause.OnConflict{
+			Columns:   []clause.Column{{Name: "bot_id"}, {Name: "connector_id"}},
+			DoUpdates: clause.AssignmentColumns([]string{"version", "published_at"}),
+		}).Create(&p).Error
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PublishedTo returns the version last published to a connector of bot
+// botID; 0 when none was.
+func (s *BotStore) PublishedTo(ctx context.Context, botID int64, connector string) (int64, error) {
+	var rows []publicationRow
+	err := s.db.gorm.WithContext(ctx).Where("bot_id = ? AND connector_id = ?", botID, connector).Find(&rows).Error
+	if err != nil {
+		return 0, fmt.Errorf("sqlstore: publication of bot %d: %w", botID, err)
+	}
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	return rows[0].Version, nil
 }
 
 // GetVersion returns version number of bot botID, or errs.ErrNotFound.

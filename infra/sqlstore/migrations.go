@@ -30,6 +30,7 @@ func migrations() []migration {
 		{Version: 7, Name: "workflow_checkpoints", Up: up0007},
 		{Version: 8, Name: "exact_end_user_ids", Up: up0008},
 		{Version: 9, Name: "chat_recovery", Up: up0009},
+		{Version: 10, Name: "channels", Up: up0010},
 	}
 }
 

@@ -44,18 +44,20 @@ func codeWorkflow(code string) string {
   "edges": [{"from": "start", "to": "code"}, {"from": "code", "to": "end"}]}`
 }
 
+// serverCeiling is how much the server's own peak resident memory may
+// grow while ten hostile code nodes run in worker processes.
+const serverCeiling = 32 << 20
+
 // TestHostileCodeNodesKeepTheServerUp test-runs ten workflows whose code
-// nodes try to take the server's memory, all at once, on a server that
-// runs one code node at a time (PERGOLA_CODE_PARALLEL=1). Each run fails
-// with a memory-limit error; the process's peak resident memory stays
-// under its baseline plus 16 × the 64 MiB code memory limit (see
-// TestHostileScriptsBoundHostMemory in workflow/jsrun for the reckoning;
-// the worst seen here was 624 MiB over the baseline); and a normal code
-// node runs fine afterwards.
+// nodes try to take the server's memory, all at once, on a server with
+// the default settings: code nodes in worker processes (as many as
+// GOMAXPROCS), each with a hard memory limit. Each run fails with a
+// memory-limit error; the server process's own peak resident memory (this
+// test process: the workers are other processes) grows by less than
+// serverCeiling; a normal code node runs fine afterwards; and no worker
+// process is left once the server has stopped.
 func TestHostileCodeNodesKeepTheServerUp(t *testing.T) {
-	env := backends()[0].env(t)
-	env["PERGOLA_CODE_PARALLEL"] = "1"
-	s := startServer(t, env)
+	s := startServer(t, backends()[0].env(t))
 	ws := str(items(t, s.call(t, "GET", "/v1/workspaces", bootstrapToken, nil).must(t, 200).data, "workspaces")[0], "id")
 	ids := make([]string, len(hostileCode))
 	for i, code := range hostileCode {
@@ -75,10 +77,9 @@ func TestHostileCodeNodesKeepTheServerUp(t *testing.T) {
 	}
 	wg.Wait()
 	peak := statusBytes(t, "VmHWM")
-	ceiling := base + 16*64<<20
-	t.Logf("peak RSS %d MiB, baseline %d MiB, ceiling %d MiB", peak>>20, base>>20, ceiling>>20)
-	if peak > ceiling {
-		t.Errorf("peak RSS %d MiB is over the ceiling %d MiB", peak>>20, ceiling>>20)
+	t.Logf("server peak RSS %d MiB, baseline %d MiB, ceiling %d MiB over it", peak>>20, base>>20, serverCeiling>>20)
+	if peak-base > serverCeiling {
+		t.Errorf("server peak RSS grew by %d MiB, over the ceiling of %d MiB", (peak-base)>>20, serverCeiling>>20)
 	}
 	w := s.call(t, "POST", "/api/workflows", bootstrapToken, map[string]any{"workspace_id": ws, "name": "normal",
 		"definition": json.RawMessage(codeWorkflow(`function main({ params }) { return { v: "n=" + params.n }; }`))}).must(t, 201)
@@ -87,6 +88,44 @@ func TestHostileCodeNodesKeepTheServerUp(t *testing.T) {
 	if str(ok.data, "status") != "success" || !strings.Contains(fmt.Sprint(ok.data["output"]), "n=7") {
 		t.Fatalf("normal test run after the hostile ones = %v", ok.data)
 	}
+	if len(codeWorkers(t)) == 0 {
+		t.Fatal("no code worker process runs: the code nodes did not run in workers")
+	}
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if left := codeWorkers(t); len(left) > 0 {
+		t.Fatalf("code worker processes %v are left after the server stopped", left)
+	}
+}
+
+// codeWorkers returns the ids of this process's children running as code
+// workers, zombies aside.
+func codeWorkers(t *testing.T) []int {
+	t.Helper()
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		cmdline, err2 := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if err != nil || err2 != nil {
+			continue
+		}
+		_, rest, _ := strings.Cut(string(stat), ") ")
+		fields := strings.Fields(rest) // state, ppid, ...
+		args := strings.Split(string(cmdline), "\x00")
+		if len(fields) > 1 && fields[0] != "Z" && fields[1] == strconv.Itoa(os.Getpid()) && len(args) > 1 && args[1] == codeWorkerCommand {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // testRun test-runs workflow id and returns the answer's body; it runs

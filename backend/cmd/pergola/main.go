@@ -22,6 +22,7 @@ import (
 
 	"github.com/pergola-ai/pergola/backend/config"
 	"github.com/pergola-ai/pergola/infra/secret"
+	"github.com/pergola-ai/pergola/workflow/jsrun/jsproc"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -65,6 +66,8 @@ func run(ctx context.Context, args []string, env config.Lookup, stdout io.Writer
 		return err
 	case "fakellm":
 		return runFakeLLM(ctx, args, stdout)
+	case codeWorkerCommand: // hidden: a code-node worker process the server starts (wire_code.go)
+		return jsproc.Serve(os.Stdin, stdout)
 	case "version":
 		_, err := fmt.Fprintln(stdout, "pergola", version)
 		return err

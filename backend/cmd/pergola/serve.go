@@ -134,7 +134,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	}
 	cleanups = append(cleanups, tables.close)
 	wft := &workflowTools{store: db.Workflows()}
-	bots := newBots(db, ident, registry, append(append(plugins.bind, tables.bind...), wft.bind()...)...)
+	bots := newBots(db, ident, registry, append(append(append(plugins.bind, tables.bind...), wft.bind()...), channelBinding(db))...)
 	convs := newConversations(db, ident, bots)
 	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc, shared.queue, cfg, log)
 	cleanups = append(cleanups, stopWorkflows)
@@ -155,7 +155,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	cleanups = append(cleanups, func() { waitForChats(chats, cfg, log) })
 	return api.Deps{
 		Log: log, Identity: ident, Models: registry, Bots: bots, Convs: convs, Chat: chats,
-		Plugins: plugins.svc, Tables: tables.svc, Workflows: workflows,
+		Plugins: plugins.svc, Tables: tables.svc, Workflows: workflows, Channels: newChannels(db, bots, cfg),
 		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
 	}, cleanup, nil

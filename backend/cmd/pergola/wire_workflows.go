@@ -49,12 +49,16 @@ const workflowWorkers = 4
 // it. Node records are written in batches by the history writer; run
 // states (leases, interrupts) live in the database. It starts the worker
 // of async runs on queue; stop (always safe to call) stops it, leaving
-// the runs it held for another process.
+// the runs it held for another process, and then the code-node workers.
 func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry, modelHTTP *http.Client, bots *botapp.Service,
 	plugins *pluginapp.Service, tables *tableapp.Service, queue workflowQueue, cfg config.Config, log *slog.Logger) (*workflowapp.Service, func(), error) {
 	guard, err := egress.New(egress.Config{Allow: cfg.EgressAllow})
 	if err != nil {
 		return nil, func() {}, fmt.Errorf("PERGOLA_EGRESS_ALLOW: %w", err)
+	}
+	code, stopCode, err := newCodeRunner(cfg, log)
+	if err != nil {
+		return nil, func() {}, err
 	}
 	lease := cfg.WorkflowLease
 	history := workflowapp.NewHistory(db.WorkflowRuns(), log)
@@ -66,6 +70,7 @@ func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Servi
 		HTTP:      guard.Client(),
 		Workflows: workflowapp.NewLoader(db.Workflows()),
 		History:   history,
+		Code:      code,
 		Limits:    wf.Limits{CodeParallel: cfg.CodeParallel},
 	})
 	svc := workflowapp.New(workflowapp.Deps{Store: db.Workflows(), Runs: db.WorkflowRuns(), Access: ident,
@@ -78,7 +83,7 @@ func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Servi
 		svc.Work(wctx, queue, workflowGroup(cfg), workflowWorkers)
 	}()
 	var once sync.Once
-	return svc, func() { once.Do(func() { cancel(); <-done }) }, nil
+	return svc, func() { once.Do(func() { cancel(); <-done; stopCode() }) }, nil
 }
 
 // workflowGroup names the queue consumer group of the processes sharing

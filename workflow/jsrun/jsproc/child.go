@@ -50,16 +50,19 @@ func Serve(in io.Reader, out io.Writer) error {
 // counts the private writable ones: the Go heap once mapped, not its
 // address-space reservations) and the garbage collector's soft limit a
 // quarter below it, so collections work harder before the hard limit
-// ends the process.
+// ends the process. Race-detector builds get only the soft limit.
 func limitProcess(hard int64) error {
 	if hard <= 0 {
 		return errors.New("no memory limit was given")
+	}
+	debug.SetMemoryLimit(hard - hard/4)
+	if raceBuild {
+		return nil
 	}
 	lim := syscall.Rlimit{Cur: uint64(hard), Max: uint64(hard)}
 	if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &lim); err != nil {
 		return fmt.Errorf("setting RLIMIT_DATA: %w", err)
 	}
-	debug.SetMemoryLimit(hard - hard/4)
 	return nil
 }
 

@@ -33,13 +33,17 @@ type Config struct {
 	// Limits bound each run as in jsrun (Concurrency is Workers').
 	Limits jsrun.Limits
 	// HardMemory is the bytes of data a worker process may map
-	// (RLIMIT_DATA); past it the worker dies and the run gets
-	// jsrun.ErrMemory. 0: four times Limits.Memory.
+	// (RLIMIT_DATA, which counts address space mapped writable, touched
+	// or not); past it the worker dies and the run gets jsrun.ErrMemory.
+	// 0: 128 MiB (an idle worker maps about 75 MiB, mostly never
+	// touched: the Go runtime's heap index) plus three times
+	// Limits.Memory (a run's growth, the watch's margin, garbage).
 	HardMemory int64
 	// Grace is how long past its time limit a run's worker may take to
 	// answer before it is killed. 0: one second.
 	Grace time.Duration
-	// MaxResult is the bytes of a run's result and logs. 0: 16 MiB.
+	// MaxResult is the bytes of a run's result and logs as JSON: what
+	// the server reads of a run, whatever the code does. 0: 4 MiB.
 	MaxResult int
 	Log       *slog.Logger // nil: slog.Default()
 }
@@ -55,13 +59,13 @@ func (c Config) withDefaults() Config {
 		c.Limits.Memory = 64 << 20
 	}
 	if c.HardMemory <= 0 {
-		c.HardMemory = 4 * c.Limits.Memory
+		c.HardMemory = 128<<20 + 3*c.Limits.Memory
 	}
 	if c.Grace <= 0 {
 		c.Grace = time.Second
 	}
 	if c.MaxResult <= 0 {
-		c.MaxResult = 16 << 20
+		c.MaxResult = 4 << 20
 	}
 	if c.Log == nil {
 		c.Log = slog.Default()
@@ -105,7 +109,7 @@ func (p *Pool) Run(ctx context.Context, prog *jsrun.Program, params map[string]a
 	if err != nil {
 		return jsrun.Result{}, err
 	}
-	req := request{Code: prog.Source(), Params: params, TimeoutMS: timeout.Milliseconds()}
+	req := request{Code: prog.Source(), Params: params, TimeoutMS: max(1, timeout.Milliseconds())}
 	res, err := w.run(ctx, req, timeout+p.cfg.Grace, p.cfg.MaxResult+(1<<10))
 	p.release(w)
 	return res, err
@@ -114,6 +118,9 @@ func (p *Pool) Run(ctx context.Context, prog *jsrun.Program, params map[string]a
 // acquire takes an idle worker, starting one in a free slot or in place of
 // a dead one, waiting at most wait or until ctx ends.
 func (p *Pool) acquire(ctx context.Context, wait time.Duration) (*worker, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err // not a worker killed for a run that cannot start
+	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	var w *worker
@@ -124,7 +131,7 @@ func (p *Pool) acquire(ctx context.Context, wait time.Duration) (*worker, error)
 	case <-t.C:
 		return nil, jsrun.ErrBusy
 	}
-	if w != nil && w.alive() {
+	if w != nil && w.usable() {
 		return w, nil
 	}
 	if w != nil {
@@ -179,7 +186,7 @@ func (p *Pool) drop(w *worker, why string) {
 	delete(p.live, w)
 	p.mu.Unlock()
 	p.cfg.Log.Info("code worker process replaced", "reason", why, "pid", w.cmd.Process.Pid, "exit", w.waitErr,
-		"stderr", w.stderr.String())
+		"stderr", firstLine(w.stderr.String()))
 }
 
 // Close kills every worker and waits until they are reaped; runs under

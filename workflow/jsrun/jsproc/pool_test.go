@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 func newPool(t *testing.T, cfg Config) *Pool {
 	t.Helper()
 	cfg.Command = workerCommand()
+	cfg.Log = slog.New(slog.DiscardHandler)
 	p := New(cfg)
 	t.Cleanup(func() { _ = p.Close() })
 	return p
@@ -41,7 +43,7 @@ func outcome(res jsrun.Result, err error) string {
 // TestPoolRunsLikeInProcess runs the same scripts in a worker and
 // in-process and wants the same results, logs and errors.
 func TestPoolRunsLikeInProcess(t *testing.T) {
-	lim := jsrun.Limits{Timeout: time.Second, Memory: 16 << 20, Concurrency: 1}
+	lim := jsrun.Limits{Memory: 16 << 20, Concurrency: 1}
 	local := jsrun.NewRunner(lim)
 	pool := newPool(t, Config{Workers: 1, Limits: lim})
 	cases := map[string]string{
@@ -63,8 +65,12 @@ func TestPoolRunsLikeInProcess(t *testing.T) {
 	for name, code := range cases {
 		t.Run(name, func(t *testing.T) {
 			p := compile(t, code)
-			want := outcome(local.Run(context.Background(), p, params, 0))
-			if got := outcome(pool.Run(context.Background(), p, params, 0)); got != want {
+			timeout := 20 * time.Second // the allocation must meet the memory limit first, however busy the machine
+			if name == "loop" {
+				timeout = 300 * time.Millisecond
+			}
+			want := outcome(local.Run(context.Background(), p, params, timeout))
+			if got := outcome(pool.Run(context.Background(), p, params, timeout)); got != want {
 				t.Fatalf("in a worker:\n%s\nin-process:\n%s", got, want)
 			}
 		})
@@ -81,9 +87,12 @@ func TestHostileScriptKillsOnlyItsWorker(t *testing.T) {
 	quick := compile(t, `function main({ params }) { return { v: params.n + 1 }; }`)
 	for name, cfg := range map[string]Config{
 		"watch":      {Limits: jsrun.Limits{Memory: 32 << 20}},
-		"hard limit": {Limits: jsrun.Limits{Memory: 1 << 30}, HardMemory: 96 << 20},
+		"hard limit": {Limits: jsrun.Limits{Memory: 1 << 30}, HardMemory: 128 << 20},
 	} {
 		t.Run(name, func(t *testing.T) {
+			if name == "hard limit" && raceBuild {
+				t.Skip("race-detector workers have no hard memory limit")
+			}
 			cfg.Workers = 1
 			p := newPool(t, cfg)
 			if _, err := p.Run(context.Background(), quick, map[string]any{"n": 1}, 0); err != nil {
@@ -128,6 +137,49 @@ func TestTimeoutAndBusy(t *testing.T) {
 	}
 }
 
+// TestUnresponsiveWorkerIsKilled runs a catastrophic regular expression,
+// which goja's interrupt cannot stop (in-process it holds its goroutine
+// and its turn for minutes), and wants jsrun.ErrTimeout once the time
+// limit and the grace have passed, the worker killed and replaced, and the
+// next run served.
+func TestUnresponsiveWorkerIsKilled(t *testing.T) {
+	p := newPool(t, Config{Workers: 1, Grace: 200 * time.Millisecond})
+	quick := compile(t, `function main() { return { ok: true }; }`)
+	if _, err := p.Run(context.Background(), quick, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	old := p.pids()
+	regexp := compile(t, `function main() { return { v: /^(a|aa)+\1?c$/.test("a".repeat(44) + "b") }; }`)
+	if _, err := p.Run(context.Background(), regexp, nil, 200*time.Millisecond); !errors.Is(err, jsrun.ErrTimeout) {
+		t.Fatalf("catastrophic regexp: %v, want ErrTimeout", err)
+	}
+	if res, err := p.Run(context.Background(), quick, nil, 5*time.Second); err != nil || fmt.Sprint(res.Value) != "map[ok:true]" {
+		t.Fatalf("run after the kill: %v, %v", res.Value, err)
+	}
+	if now := p.pids(); len(now) != 1 || now[0] == old[0] {
+		t.Fatalf("workers %v, want one replacing %v", now, old)
+	}
+	waitReaped(t, old[0])
+}
+
+// TestLargeResultIsRefused wants a result over MaxResult refused with an
+// error that says so, by the worker, which then serves the next run.
+func TestLargeResultIsRefused(t *testing.T) {
+	p := newPool(t, Config{Workers: 1, MaxResult: 1 << 20})
+	big := compile(t, `function main() { return { v: "x".repeat(2e6) }; }`)
+	if _, err := p.Run(context.Background(), big, nil, 0); err == nil || !strings.Contains(err.Error(), "a code node may return") {
+		t.Fatalf("large result: %v", err)
+	}
+	old := p.pids()
+	if res, err := p.Run(context.Background(), compile(t, `function main() { return { v: "x".repeat(1000).length }; }`), nil, 0); err != nil ||
+		fmt.Sprint(res.Value) != "map[v:1000]" {
+		t.Fatalf("run after the large one: %v, %v", res.Value, err)
+	}
+	if !slices.Equal(old, p.pids()) {
+		t.Fatalf("workers %v, want %v still", p.pids(), old)
+	}
+}
+
 // TestWorkerKilledFromOutsideIsReplaced kills an idle worker and wants
 // the next run to succeed in a new one.
 func TestWorkerKilledFromOutsideIsReplaced(t *testing.T) {
@@ -140,13 +192,25 @@ func TestWorkerKilledFromOutsideIsReplaced(t *testing.T) {
 	if err := syscall.Kill(old[0], syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	waitGone(t, old[0])
+	waitReaped(t, old[0])
 	if res, err := p.Run(context.Background(), quick, nil, 0); err != nil || fmt.Sprint(res.Value) != "map[ok:true]" {
 		t.Fatalf("run after the kill: %v, %v", res.Value, err)
 	}
 	if now := p.pids(); len(now) != 1 || now[0] == old[0] {
 		t.Fatalf("workers %v after killing %v", now, old)
 	}
+}
+
+// waitReaped waits until the pool has reaped its worker pid, as it does
+// as soon as the process ends.
+func waitReaped(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err != nil {
+			return
+		}
+	}
+	t.Fatalf("process %d was not reaped", pid)
 }
 
 // TestWorkerEnvironmentIsEmpty sets a secret in the test's environment

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/pergola-ai/pergola/workflow/jsrun"
@@ -101,7 +102,9 @@ func (r response) result() (jsrun.Result, error) {
 // failure explains why a worker gave no response: the run's context
 // ended, the run outlived its limit, the process outgrew its hard memory
 // limit (the runtime's "out of memory" on its stderr), the response was
-// too large, or the process died for another reason.
+// too large, the Go runtime crashed (reported as memory, see
+// runtimeCrash), or the process died for another reason (killed from
+// outside).
 func (w *worker) failure(ctx context.Context, err error) error {
 	w.kill()
 	<-w.exited
@@ -115,6 +118,9 @@ func (w *worker) failure(ctx context.Context, err error) error {
 		return jsrun.ErrMemory
 	case errors.As(err, &large):
 		return fmt.Errorf("main returned more than the %d bytes a code node may return", large.max)
+	case w.runtimeCrash():
+		return fmt.Errorf("%w (its worker process crashed, most likely at its hard memory limit: %s)",
+			jsrun.ErrMemory, firstLine(w.stderr.String()))
 	}
 	return fmt.Errorf("the code's worker process failed (%v): %s", w.waitErr, firstLine(w.stderr.String()))
 }
@@ -128,6 +134,16 @@ func (w *worker) outOfMemory() bool {
 		}
 	}
 	return false
+}
+
+// runtimeCrash reports whether the Go runtime of the process crashed: a
+// worker runs only goja (whose panics become exceptions), so the likely
+// cause is a mapping the hard memory limit refused on a path of the
+// runtime that faults instead of reporting it (seen, rarely, on a loaded
+// machine).
+func (w *worker) runtimeCrash() bool {
+	s := w.stderr.String()
+	return strings.HasPrefix(s, "fatal error:") || strings.HasPrefix(s, "SIGSEGV") || strings.HasPrefix(s, "unexpected signal")
 }
 
 // kill ends the process (again is harmless) and marks the worker broken.
@@ -144,6 +160,27 @@ func (w *worker) alive() bool {
 	default:
 		return !w.broken.Load()
 	}
+}
+
+// usable reports whether an idle worker can take a request: it is alive
+// and its stdout has not hung up (a process that died has closed it, even
+// before it is reaped). The check is one non-blocking read, which an idle
+// worker has nothing for.
+func (w *worker) usable() bool {
+	if !w.alive() || w.stdout.Buffered() > 0 {
+		return false
+	}
+	rc, err := w.stdoutF.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var rerr error
+	err = rc.Read(func(fd uintptr) bool {
+		var b [1]byte
+		_, rerr = syscall.Read(int(fd), b[:])
+		return true
+	})
+	return err == nil && errors.Is(rerr, syscall.EAGAIN)
 }
 
 // discard kills the process, waits until it is reaped and closes the

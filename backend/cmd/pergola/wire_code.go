@@ -1,0 +1,34 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/pergola-ai/pergola/backend/config"
+	wf "github.com/pergola-ai/pergola/workflow"
+	"github.com/pergola-ai/pergola/workflow/jsrun"
+	"github.com/pergola-ai/pergola/workflow/jsrun/jsproc"
+)
+
+// codeWorkerCommand is the hidden sub-command a code-node worker process
+// runs: this binary, serving runs on its stdin and stdout.
+const codeWorkerCommand = "coderun"
+
+// newCodeRunner returns what runs workflow code nodes: with
+// PERGOLA_CODE_SANDBOX=process (the default), a pool of PERGOLA_CODE_PARALLEL
+// worker processes of this binary, each with a hard memory limit, which
+// stop closes; with inprocess, nil: the engine's own in-process runner.
+func newCodeRunner(cfg config.Config, log *slog.Logger) (wf.CodeRunner, func(), error) {
+	if cfg.CodeSandbox == "inprocess" {
+		return nil, func() {}, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, nil, fmt.Errorf("PERGOLA_CODE_SANDBOX=process: cannot find this binary to start code workers: %w", err)
+	}
+	lim := wf.DefaultLimits()
+	pool := jsproc.New(jsproc.Config{Command: []string{exe, codeWorkerCommand}, Workers: cfg.CodeParallel,
+		Limits: jsrun.Limits{Timeout: lim.CodeTimeout, Memory: lim.CodeMemory}, Log: log})
+	return pool, func() { _ = pool.Close() }, nil
+}
