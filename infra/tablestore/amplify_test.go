@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -52,10 +50,10 @@ func TestAmplifiers(t *testing.T) {
 			if dsn != "" {
 				root = rootDB(t)
 			}
-			before := peakRSS(t)
+			before := testenv.ProcStatus(t, "VmHWM")
 			for _, a := range sqlguardtest.Amplifiers() {
 				runAmplifier(t, s, tb, a)
-				if grew := peakRSS(t) - before; grew > maxPeakGrowth {
+				if grew := testenv.ProcStatus(t, "VmHWM") - before; grew > maxPeakGrowth {
 					t.Fatalf("%s: peak memory grew by %d MiB, over %d MiB", a.Name, grew>>20, maxPeakGrowth>>20)
 				}
 				if dsn != "" {
@@ -63,7 +61,7 @@ func TestAmplifiers(t *testing.T) {
 					checkDBMemory(t, root, a.Name, dsn)
 				}
 			}
-			t.Logf("peak RSS grew by %d KiB over %d statements", (peakRSS(t)-before)>>10, len(sqlguardtest.Amplifiers()))
+			t.Logf("peak RSS grew by %d KiB over %d statements", (testenv.ProcStatus(t, "VmHWM")-before)>>10, len(sqlguardtest.Amplifiers()))
 		})
 	}
 }
@@ -83,26 +81,6 @@ func runAmplifier(t *testing.T, s *Store, tb *table.Table, a sqlguardtest.Case) 
 	case err != nil && !errors.Is(err, errs.ErrInvalid):
 		t.Errorf("%s: Run = %v, want a result or a refusal", a.Name, err)
 	}
-}
-
-// peakRSS is the process's peak resident memory, in bytes (VmHWM).
-func peakRSS(t *testing.T) int64 {
-	t.Helper()
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skipf("no /proc/self/status: %v", err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			if err != nil {
-				t.Fatalf("VmHWM %q: %v", rest, err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatal("no VmHWM in /proc/self/status")
-	return 0
 }
 
 // waitIdle fails unless, within a few seconds, no connection of the user

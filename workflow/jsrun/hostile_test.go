@@ -3,12 +3,12 @@ package jsrun
 import (
 	"context"
 	"errors"
-	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pergola-ai/pergola/infra/testenv"
 )
 
 // hostile are scripts that try to take the host's memory, each a
@@ -47,7 +47,7 @@ func TestHostileScriptsBoundHostMemory(t *testing.T) {
 	const memory = 32 << 20
 	r := NewRunner(Limits{Timeout: 15 * time.Second, Memory: memory, Concurrency: 1})
 	progs := compileAll(t, hostile)
-	base := resetPeakRSS(t)
+	base := testenv.ResetPeakRSS(t)
 	var wg sync.WaitGroup
 	for name, p := range progs {
 		wg.Go(func() {
@@ -58,7 +58,7 @@ func TestHostileScriptsBoundHostMemory(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	peak := procStatus(t, "VmHWM")
+	peak := testenv.ProcStatus(t, "VmHWM")
 	ceiling := base + 128*memory
 	t.Logf("peak RSS %d MiB, baseline %d MiB, ceiling %d MiB", peak>>20, base>>20, ceiling>>20)
 	if peak > ceiling {
@@ -81,36 +81,6 @@ func compileAll(t *testing.T, codes map[string]string) map[string]*Program {
 		out[name] = p
 	}
 	return out
-}
-
-// resetPeakRSS resets the process's VmHWM to its current RSS and returns
-// that RSS.
-func resetPeakRSS(t *testing.T) int64 {
-	t.Helper()
-	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
-		t.Skipf("cannot reset the peak RSS here: %v", err)
-	}
-	return procStatus(t, "VmRSS")
-}
-
-// procStatus returns a size line of /proc/self/status in bytes.
-func procStatus(t *testing.T, key string) int64 {
-	t.Helper()
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, key+":"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				t.Fatalf("%s: %v", line, err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatalf("no %s in /proc/self/status", key)
-	return 0
 }
 
 // TestConcurrencyBound checks that runs past the bound wait for a turn,

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pergola-ai/pergola/infra/testenv"
 )
 
 // hostileCode are code-node scripts that try to take the server's memory,
@@ -65,7 +67,7 @@ func TestHostileCodeNodesKeepTheServerUp(t *testing.T) {
 			"definition": json.RawMessage(codeWorkflow(code))}).must(t, 201)
 		ids[i] = str(w.data, "id")
 	}
-	base := resetPeak(t)
+	base := testenv.ResetPeakRSS(t)
 	var wg sync.WaitGroup
 	for i, id := range ids {
 		wg.Go(func() {
@@ -76,7 +78,7 @@ func TestHostileCodeNodesKeepTheServerUp(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	peak := statusBytes(t, "VmHWM")
+	peak := testenv.ProcStatus(t, "VmHWM")
 	t.Logf("server peak RSS %d MiB, baseline %d MiB, ceiling %d MiB over it", peak>>20, base>>20, serverCeiling>>20)
 	if peak-base > serverCeiling {
 		t.Errorf("server peak RSS grew by %d MiB, over the ceiling of %d MiB", (peak-base)>>20, serverCeiling>>20)
@@ -144,33 +146,4 @@ func testRun(s *testServer, id string) (string, error) {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	return string(b), err
-}
-
-// resetPeak resets the process's VmHWM to its current RSS and returns it.
-func resetPeak(t *testing.T) int64 {
-	t.Helper()
-	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
-		t.Skipf("cannot reset the peak RSS here: %v", err)
-	}
-	return statusBytes(t, "VmRSS")
-}
-
-// statusBytes returns a size line of /proc/self/status in bytes.
-func statusBytes(t *testing.T, key string) int64 {
-	t.Helper()
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, key+":"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				t.Fatalf("%s: %v", line, err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatalf("no %s in /proc/self/status", key)
-	return 0
 }
