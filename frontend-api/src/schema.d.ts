@@ -2544,8 +2544,8 @@ export interface components {
             /** @example 5000 */
             code: number;
             /**
-             * @description The model's or tool's own words, prefixed "the bot could not answer:".
-             * @example the bot could not answer: model timeout
+             * @description A short message for the end user naming the log id ("The model is unavailable right now; please try again." or "Something went wrong while answering; please try again."); the detail is in the server's log, and in the builder's debug chat.
+             * @example The model is unavailable right now; please try again. (log id: 20261124223904a1b2c3d4e5f6)
              */
             msg: string;
         };
@@ -7132,7 +7132,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ChatCompletionInternalError"];
-            /** @description The bot could not answer (its model or a tool failed); `error.message` says why. */
+            /** @description The bot could not answer (its model or a tool failed); `error.message` is a short message for the end user with the log id; the detail is in the server's log. */
             502: {
                 headers: {
                     "X-Tt-Logid": components["headers"]["LogID"];

@@ -751,7 +751,7 @@ describe("@coze/api: bots, chat, conversations, variables", () => {
     assert.ok(failed);
     assert.equal(failed.status, "failed");
     assert.equal(failed.last_error?.code, ErrorCode.Internal);
-    assert.match(failed.last_error?.msg ?? "", /could not answer/);
+    assert.match(failed.last_error?.msg ?? "", /^The model is unavailable right now; please try again\. \(log id: \w+\)$/);
     assert.equal(typeof failed.failed_at, "number");
     const polled = await pollChat(failed.conversation_id, failed.id);
     assert.equal(polled.status, "failed");
