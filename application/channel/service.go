@@ -65,6 +65,7 @@ type Service struct {
 	bots      BotAccess
 	platforms map[channel.Kind]Platform
 	publicURL string
+	events    channel.EventStore
 }
 
 // Option tunes a Service.

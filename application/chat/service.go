@@ -25,6 +25,7 @@ type Deps struct {
 	Broadcaster   Broadcaster  // carries cancels between processes; nil: this process only
 	Tools         []ToolSource // plugins, tables, workflows
 	Resumer       ToolResumer  // tools that ask the end user (workflow questions); may be nil
+	Published     Published    // versions published to channels; nil: StartForChannel fails
 	Hooks         []Hook
 	Log           *slog.Logger
 	Now           func() time.Time

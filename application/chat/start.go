@@ -8,6 +8,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
@@ -60,6 +61,24 @@ func (s *Service) Start(ctx context.Context, p identity.Principal, req Request, 
 	if err != nil {
 		return nil, err
 	}
+	return s.begin(ctx, turnPlan{bot: b, cfg: cfg, compiled: c, version: version, conv: conv, connector: connector}, req, sink)
+}
+
+// turnPlan is what a turn runs: the bot, its resolved configuration and
+// compiled agent, and the conversation and connector it runs in.
+type turnPlan struct {
+	bot       *bot.Bot
+	cfg       *bot.Config
+	compiled  *compiled
+	version   int64
+	conv      *conversation.Conversation
+	connector string
+}
+
+// begin records the chat and its question and launches the run, as Start
+// describes.
+func (s *Service) begin(ctx context.Context, pl turnPlan, req Request, sink Sink) (*conversation.Chat, error) {
+	b, cfg, c, version, conv, connector := pl.bot, pl.cfg, pl.compiled, pl.version, pl.conv, pl.connector
 	scope := variable.Scope{BotID: b.ID, ConnectorID: connector, UserID: req.UserID}
 	values, err := s.d.Bots.VariableValues(ctx, scope, cfg.Variables)
 	if err != nil {

@@ -42,6 +42,7 @@ type Deps struct {
 	Tables       *table.Service
 	Workflows    *workflowapp.Service
 	Channels     *channelapp.Service
+	Inbound      *channelapp.Runtime // the channels' inbound events; nil: answered 503
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry
@@ -89,6 +90,7 @@ func Register(e *route.Engine, d Deps) {
 	registerConversations(cozeGroup, consoleGroup, d)
 	registerChat(cozeGroup, consoleGroup, d)
 	registerChannels(consoleGroup, d)
+	registerChannelRuntime(e, adminGroup, d)
 }
 
 func registerConsole(g *route.RouterGroup, d Deps, ident console.Identity) {

@@ -16,4 +16,15 @@ func registerChannels(console *route.RouterGroup, d Deps) {
 	console.GET("/bots/:id/channels/:channel_id", httpx.Handle(h.Get))
 	console.PATCH("/bots/:id/channels/:channel_id", httpx.Handle(h.Update))
 	console.DELETE("/bots/:id/channels/:channel_id", httpx.Handle(h.Delete))
+	console.GET("/bots/:id/channels/:channel_id/deliveries", httpx.Handle(h.Deliveries))
+}
+
+// registerChannelRuntime installs the endpoint platforms post events to
+// (no token: each kind verifies its platform's signature) and the admins'
+// view of every channel.
+func registerChannelRuntime(e *route.Engine, adminGroup *route.RouterGroup, d Deps) {
+	a := channels.Admin{Svc: d.Channels}
+	adminGroup.GET("/channels", httpx.Handle(a.List))
+	adminGroup.PATCH("/channels/:channel_id", httpx.Handle(a.Update))
+	e.POST("/channels/:kind/:channel_id", httpx.Handle(channels.Inbound{Runtime: d.Inbound}.Receive))
 }

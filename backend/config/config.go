@@ -44,6 +44,7 @@ type Config struct {
 	CodeParallel      int           `yaml:"code_parallel"`     // workflow code nodes running at once (the worker processes of code_sandbox process); 0: GOMAXPROCS
 	CodeSandbox       string        `yaml:"code_sandbox"`      // where code nodes run: process (worker processes) or inprocess
 	PublicURL         string        `yaml:"public_url"`        // the base URL platforms reach this server at, for channel webhook URLs; empty: each request's own
+	ChannelWorkers    int           `yaml:"channel_workers"`   // channel events this process answers at once; 0: it only receives them (others answer)
 	Edge              Edge          `yaml:",inline"`           // slow-client and authentication-failure limits (edge.go)
 }
 
@@ -63,6 +64,7 @@ func Defaults() Config {
 		ShutdownTimeout: 15 * time.Second,
 		WorkflowLease:   30 * time.Second,
 		QueueMaxBacklog: 1_000_000,
+		ChannelWorkers:  8,
 		Edge:            DefaultEdge(),
 	}
 }
@@ -124,7 +126,7 @@ func applyEnv(cfg *Config, env Lookup) error {
 	}
 	ints := map[string]*int{"PERGOLA_MAX_BODY_BYTES": &cfg.MaxBodyBytes, "PERGOLA_RATE_LIMIT": &cfg.RateLimit,
 		"PERGOLA_REDIS_DB": &cfg.RedisDB, "PERGOLA_QUEUE_MAX_BACKLOG": &cfg.QueueMaxBacklog,
-		"PERGOLA_CODE_PARALLEL": &cfg.CodeParallel}
+		"PERGOLA_CODE_PARALLEL": &cfg.CodeParallel, "PERGOLA_CHANNEL_WORKERS": &cfg.ChannelWorkers}
 	for key, dst := range ints {
 		if v, ok := env(key); ok {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
@@ -214,6 +216,9 @@ func (c Config) Validate() error {
 	}
 	if c.QueueMaxBacklog < 1 {
 		return fmt.Errorf("PERGOLA_QUEUE_MAX_BACKLOG: must be a positive number of queued messages, got %d", c.QueueMaxBacklog)
+	}
+	if c.ChannelWorkers < 0 {
+		return fmt.Errorf("PERGOLA_CHANNEL_WORKERS: must be 0 (this process only receives channel events) or a positive number of events answered at once, got %d", c.ChannelWorkers)
 	}
 	if c.CodeParallel < 0 {
 		return fmt.Errorf("PERGOLA_CODE_PARALLEL: must be 0 (GOMAXPROCS) or a positive number of code nodes running at once, got %d", c.CodeParallel)

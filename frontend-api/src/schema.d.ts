@@ -2,6 +2,49 @@
 // Regenerate after changing the idl: cd frontend-api && npm run gen
 
 export interface paths {
+    "/api/admin/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every channel
+         * @description Every channel of every workspace, newest first, with how many events it received and how many of them failed. Settings are not shown.
+         */
+        get: operations["adminListChannels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/channels/{channel_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel's id. */
+                channel_id: components["parameters"]["ChannelIDPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Disable or enable any channel
+         * @description `{"status": "disabled"}` stops a channel taking events (the platform gets 409); `active` enables it again. Errors: 400 for another status, 404 for an unknown channel.
+         */
+        patch: operations["adminUpdateChannel"];
+        trace?: never;
+    };
     "/api/admin/models": {
         parameters: {
             query?: never;
@@ -392,6 +435,31 @@ export interface paths {
          * @description Absent fields are left alone. `settings` is merged into the stored settings: a setting given replaces its value, null removes an optional one, a secret not sent or sent back masked is kept; the result is checked as at creation. `status` is `active` or `disabled` (a disabled channel takes no events and cannot be published to); `failing` is set by Pergola only. The kind cannot change.
          */
         patch: operations["updateBotChannel"];
+        trace?: never;
+    };
+    "/api/bots/{id}/channels/{channel_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bot's id. */
+                id: components["parameters"]["BotIDPath"];
+                /** @description The channel's id. */
+                channel_id: components["parameters"]["ChannelIDPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a channel's inbound events and deliveries
+         * @description Every event the platform posted to the channel and what became of it, newest first: the event id, the end user (`{kind}:{platform user id}`), the chat that answered it, the status (`received`, `answered`, `delivered`, `failed`), the outbound send attempts, the last error and the latency from receipt to delivery. Page with `before_id` (the `next_before_id` of the previous page). Access is as for the channel.
+         */
+        get: operations["listBotChannelDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/bots/{id}/chat": {
@@ -1300,6 +1368,30 @@ export interface paths {
         patch: operations["updateMember"];
         trace?: never;
     };
+    "/channels/{kind}/{channel_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kind: components["schemas"]["ChannelKind"];
+                /** @description The channel's id. */
+                channel_id: components["parameters"]["ChannelIDPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Where a platform posts a channel's events
+         * @description Needs no token: the kind's adapter verifies the platform's signature. For `webhook` channels the body is `{"event_id","user_id","conversation_id"?,"text"}` signed with `X-Pergola-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, at most 5 minutes old. Without `callback_url` the answer is the response; with it, 202 at once and the answer is POSTed to `callback_url`, signed the same way (429 and 5xx are retried, honouring Retry-After). An event id is answered once: a retried event gets 200 (the stored answer) and is not processed again. Errors: 401 for a missing, wrong or stale signature (nothing stored), 400 for a malformed body, 404 for an unknown channel or one of another kind, 403 when the bot is not published to the channel, 409 for a disabled channel, 502 when the bot could not answer (webhook without callback_url).
+         */
+        post: operations["receiveChannelEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2066,6 +2158,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdminChannel: {
+            id: components["schemas"]["ID"];
+            bot_id: components["schemas"]["ID"];
+            workspace_id: components["schemas"]["ID"];
+            kind: string;
+            name: string;
+            /** @enum {string} */
+            status: "active" | "disabled" | "failing";
+            status_detail: string;
+            /** Format: int64 */
+            events: number;
+            /** Format: int64 */
+            failures: number;
+            created_at: components["schemas"]["UnixTime"];
+        };
+        AdminChannelListEnvelope: components["schemas"]["Envelope"] & {
+            data: {
+                channels: components["schemas"]["AdminChannel"][];
+            };
+        };
+        AdminChannelStatusEnvelope: components["schemas"]["Envelope"] & {
+            data: {
+                id: components["schemas"]["ID"];
+                bot_id: components["schemas"]["ID"];
+                status: string;
+            };
+        };
         AdminPlugin: components["schemas"]["Plugin"] & {
             stats: components["schemas"]["PluginToolStats"][];
         };
@@ -2957,6 +3076,36 @@ export interface components {
                 total_count: number;
             };
         };
+        Delivery: {
+            id: components["schemas"]["ID"];
+            /** @description The platform's id of the event. */
+            event_id: string;
+            /** @example webhook:customer-42 */
+            end_user: string;
+            /** @description The chat that answered; empty when none ran. */
+            chat_id: string;
+            conversation_id: string;
+            /** @enum {string} */
+            status: "received" | "answered" | "delivered" | "failed";
+            /** @description Outbound sends tried. */
+            attempts: number;
+            error: string;
+            /**
+             * Format: int64
+             * @description From receipt to delivery (or failure).
+             */
+            latency_ms: number;
+            created_at: components["schemas"]["UnixTime"];
+            updated_at: components["schemas"]["UnixTime"];
+        };
+        DeliveryListEnvelope: components["schemas"]["Envelope"] & {
+            data: {
+                deliveries: components["schemas"]["Delivery"][];
+                has_more: boolean;
+                /** @description The before_id of the next page; empty on the last. */
+                next_before_id: string;
+            };
+        };
         /** @description An empty object. */
         Empty: Record<string, never>;
         EmptyEnvelope: components["schemas"]["Envelope"] & {
@@ -3447,6 +3596,13 @@ export interface components {
                  */
                 total: number;
             };
+        };
+        /** @description The bot's answer to a webhook event; also what is POSTed to callback_url. */
+        WebhookAnswer: {
+            event_id: string;
+            chat_id: components["schemas"]["ID"];
+            conversation_id: components["schemas"]["ID"];
+            text: string;
         };
         /** @description A workflow with its draft; lists leave `definition` out. */
         Workflow: {
@@ -4038,6 +4194,64 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    adminListChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channels. */
+            200: {
+                headers: {
+                    "X-Tt-Logid": components["headers"]["LogID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminChannelListEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    adminUpdateChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel's id. */
+                channel_id: components["parameters"]["ChannelIDPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    status: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description The channel's new status. */
+            200: {
+                headers: {
+                    "X-Tt-Logid": components["headers"]["LogID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminChannelStatusEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     adminListModels: {
         parameters: {
             query?: never;
@@ -4940,6 +5154,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChannelEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listBotChannelDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Events per page, 1 to 100; 20 by default. */
+                limit?: number;
+                /** @description Only events older than this one (its id). */
+                before_id?: components["schemas"]["ID"];
+            };
+            header?: never;
+            path: {
+                /** @description The bot's id. */
+                id: components["parameters"]["BotIDPath"];
+                /** @description The channel's id. */
+                channel_id: components["parameters"]["ChannelIDPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    "X-Tt-Logid": components["headers"]["LogID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryListEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6819,6 +7068,69 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    receiveChannelEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The signature of `webhook` channels. */
+                "X-Pergola-Signature"?: string;
+            };
+            path: {
+                kind: components["schemas"]["ChannelKind"];
+                /** @description The channel's id. */
+                channel_id: components["parameters"]["ChannelIDPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged; for `webhook` channels without callback_url, the answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAnswer"];
+                };
+            };
+            /** @description Accepted; the answer goes to callback_url. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_id: string;
+                        /** @enum {string} */
+                        status: "accepted";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description The bot could not answer the event. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_id: string;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     healthz: {

@@ -31,6 +31,7 @@ func migrations() []migration {
 		{Version: 8, Name: "exact_end_user_ids", Up: up0008},
 		{Version: 9, Name: "chat_recovery", Up: up0009},
 		{Version: 10, Name: "channels", Up: up0010},
+		{Version: 11, Name: "channel_events", Up: up0011},
 	}
 }
 

@@ -1,9 +1,23 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
 	botapp "github.com/pergola-ai/pergola/application/bot"
 	channelapp "github.com/pergola-ai/pergola/application/channel"
+	chatapp "github.com/pergola-ai/pergola/application/chat"
 	"github.com/pergola-ai/pergola/backend/config"
+	"github.com/pergola-ai/pergola/domain/channel"
+	"github.com/pergola-ai/pergola/domain/conversation"
+	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/infra/egress"
 	"github.com/pergola-ai/pergola/infra/sqlstore"
 )
 
@@ -11,8 +25,120 @@ import (
 // channelapp.NoPlatform until the channels' runtime brings its own
 // (credential checks, webhook registration).
 func newChannels(db *sqlstore.DB, bots *botapp.Service, cfg config.Config) *channelapp.Service {
-	return channelapp.New(db.Channels(), bots, channelapp.WithPublicURL(cfg.PublicBase()))
+	return channelapp.New(db.Channels(), bots, channelapp.WithPublicURL(cfg.PublicBase()), channelapp.WithEvents(db.ChannelEvents()))
 }
 
 // channelBinding lets bots be published to their channels.
 func channelBinding(db *sqlstore.DB) botapp.Option { return botapp.WithChannels(db.Channels()) }
+
+// channelTurnTimeout bounds one channel event's chat turn.
+const channelTurnTimeout = 5 * time.Minute
+
+// newChannelRuntime wires the channels' runtime (the adapters of every
+// kind that has one, the chat runtime, the work queue), starts its worker
+// on queue and adds the worker's stop to cleanups. The egress allow-list
+// was checked by newWorkflows already; should it fail here, inbound
+// events are not served (nil).
+func newChannelRuntime(ctx context.Context, cleanups *[]func(), db *sqlstore.DB, bots *botapp.Service, chats *chatapp.Service,
+	queue workflowQueue, cfg config.Config, log *slog.Logger) *channelapp.Runtime {
+	guard, err := egress.New(egress.Config{Allow: cfg.EgressAllow})
+	if err != nil {
+		log.Error("channels: inbound events are not served", "err", fmt.Errorf("PERGOLA_EGRESS_ALLOW: %w", err))
+		return nil
+	}
+	rt := channelapp.NewRuntime(channelapp.RuntimeDeps{
+		Channels: db.Channels(), Events: db.ChannelEvents(), Bots: bots, Turns: chatTurns{chats}, Queue: queue,
+		Adapters: channelAdapters(guard.Client()),
+		Log:      log,
+	})
+	if cfg.ChannelWorkers > 0 {
+		*cleanups = append(*cleanups, startChannelWorker(ctx, rt, queue, cfg))
+	}
+	return rt
+}
+
+// channelAdapters are the kinds whose events the runtime takes, each
+// sending through the guarded egress client.
+func channelAdapters(egressClient *http.Client) map[channel.Kind]channelapp.Adapter {
+	return map[channel.Kind]channelapp.Adapter{
+		channel.KindWebhook: &channelapp.Webhook{HTTP: egressClient},
+	}
+}
+
+// startChannelWorker answers queued channel events, cfg.ChannelWorkers at
+// a time, until the returned stop (always safe to call) is called.
+func startChannelWorker(ctx context.Context, rt *channelapp.Runtime, queue workflowQueue, cfg config.Config) func() {
+	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		consumer := fmt.Sprintf("channels-%d-%d", os.Getpid(), time.Now().UnixNano())
+		rt.Work(wctx, queue, strings.Replace(workflowGroup(cfg), "workflow", "channel", 1), consumer, cfg.ChannelWorkers, channelTurnTimeout+time.Minute)
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { cancel(); <-done }) }
+}
+
+// chatTurns runs channel turns on the chat runtime and waits for the
+// answer.
+type chatTurns struct{ chats *chatapp.Service }
+
+func (t chatTurns) Answer(ctx context.Context, req channelapp.TurnRequest) (channelapp.TurnAnswer, error) {
+	ctx, cancel := context.WithTimeout(ctx, channelTurnTimeout)
+	defer cancel()
+	sink := newAnswerSink()
+	chat, err := t.chats.StartForChannel(ctx, chatapp.ChannelRequest{BotID: req.BotID, ChannelID: req.ChannelID,
+		ConversationID: req.ConversationID, UserID: req.UserID, Text: req.Text}, sink)
+	if err != nil {
+		return channelapp.TurnAnswer{}, err
+	}
+	select {
+	case <-sink.done:
+	case <-ctx.Done():
+		return channelapp.TurnAnswer{}, fmt.Errorf("chat %d did not end within %s", chat.ID, channelTurnTimeout)
+	}
+	text, err := sink.result()
+	return channelapp.TurnAnswer{ChatID: chat.ID, ConversationID: chat.ConversationID, Text: text}, err
+}
+
+// answerSink collects the answers of a chat until it ends.
+type answerSink struct {
+	mu      sync.Mutex
+	answers []string
+	err     error
+	done    chan struct{}
+	once    sync.Once
+}
+
+func newAnswerSink() *answerSink { return &answerSink{done: make(chan struct{})} }
+
+func (s *answerSink) Send(e chatapp.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch e.Kind {
+	case chatapp.EventMessageDone:
+		if e.Message != nil && e.Message.Type == conversation.TypeAnswer && e.Message.Content != "" {
+			s.answers = append(s.answers, e.Message.Content)
+		}
+	case chatapp.EventChatCompleted, chatapp.EventRequiresAction:
+		s.finish(nil)
+	case chatapp.EventChatFailed:
+		msg := "the chat failed"
+		if e.Chat != nil && e.Chat.LastError != nil {
+			msg = e.Chat.LastError.Msg
+		}
+		s.finish(errs.New(errs.ErrUnavailable, "%s", msg))
+	case chatapp.EventChatCanceled:
+		s.finish(errs.Conflict("the chat was canceled"))
+	}
+}
+
+func (s *answerSink) finish(err error) {
+	s.once.Do(func() { s.err = err; close(s.done) })
+}
+
+func (s *answerSink) result() (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Join(s.answers, "\n\n"), s.err
+}

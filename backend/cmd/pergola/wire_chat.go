@@ -24,7 +24,7 @@ func newChat(db *sqlstore.DB, chats *sqlstore.ChatStore, log *slog.Logger, reg p
 	return chatapp.New(chatapp.Deps{
 		Bots: bots, Conversations: conversations{convs}, Messages: db.Messages(), Chats: chats,
 		Models: models, ChatModels: provider.Factory{HTTPClient: modelHTTP}, IDs: db.IDs(), Broadcaster: bus,
-		Tools: tools, Resumer: resumer, Hooks: []chatapp.Hook{metrics.NewChatHook(reg)}, Log: log,
+		Tools: tools, Resumer: resumer, Published: bots, Hooks: []chatapp.Hook{metrics.NewChatHook(reg)}, Log: log,
 	})
 }
 

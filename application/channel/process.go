@@ -1,0 +1,163 @@
+package channel
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/pergola-ai/pergola/domain/channel"
+	"github.com/pergola-ai/pergola/domain/errs"
+)
+
+// NotTextAnswer is what the bot answers a message it cannot read, without
+// asking the model.
+const NotTextAnswer = "Sorry, I can only read text messages. Please send your question as text."
+
+// answer runs the chat turn of an event (or the fixed answer to a message
+// that is not text) and records the answer, or the failure.
+func (r *Runtime) answer(ctx context.Context, c *channel.Channel, d *channel.Delivery) *channel.Delivery {
+	if d.NotText {
+		return r.update(ctx, d, func(x *channel.Delivery) { x.Status, x.Answer = channel.DeliveryAnswered, NotTextAnswer })
+	}
+	convID, err := r.d.Events.Conversation(ctx, c.ID, d.ConversationKey)
+	if err != nil {
+		return r.fail(ctx, d, "conversation: "+err.Error())
+	}
+	ans, err := r.turn(ctx, c, d, convID)
+	if errors.Is(err, errs.ErrNotFound) && convID != 0 {
+		ans, err = r.turn(ctx, c, d, 0) // its conversation was deleted: a new one
+	}
+	if err != nil && ctx.Err() != nil {
+		return d // shutting down: the queue gives the event to another process
+	}
+	if err != nil {
+		return r.fail(ctx, d, "the bot did not answer: "+err.Error())
+	}
+	r.mapConversation(ctx, c, d.ConversationKey, convID, ans.ConversationID)
+	return r.update(ctx, d, func(x *channel.Delivery) {
+		x.Status, x.Answer, x.ChatID, x.ConversationID = channel.DeliveryAnswered, ans.Text, ans.ChatID, ans.ConversationID
+	})
+}
+
+// turn runs the chat turn of an event in conversation convID (0: new).
+func (r *Runtime) turn(ctx context.Context, c *channel.Channel, d *channel.Delivery, convID int64) (TurnAnswer, error) {
+	return r.d.Turns.Answer(ctx, TurnRequest{BotID: c.BotID, ChannelID: c.ConnectorID(),
+		ConversationID: convID, UserID: d.EndUser, Text: d.Text})
+}
+
+// mapConversation records the conversation a platform conversation key
+// now runs in: the first one, or the one replacing a deleted one.
+func (r *Runtime) mapConversation(ctx context.Context, c *channel.Channel, key string, was, now int64) {
+	var err error
+	switch {
+	case was == 0:
+		_, err = r.d.Events.BindConversation(ctx, c.ID, key, now)
+	case was != now:
+		_, err = r.d.Events.RebindConversation(ctx, c.ID, key, was, now)
+	}
+	if err != nil {
+		r.d.Log.Warn("channels: could not map a conversation", "channel", c.ID, "err", err)
+	}
+}
+
+// deliver sends the answer through the adapter, retrying with a doubling
+// backoff; a refused token marks the channel failing. The answer stays
+// stored with the chat either way.
+func (r *Runtime) deliver(ctx context.Context, c *channel.Channel, d *channel.Delivery) {
+	a, ok := r.d.Adapters[c.Kind]
+	if !ok {
+		r.fail(ctx, d, "no adapter delivers "+string(c.Kind)+" answers")
+		return
+	}
+	wait := r.d.Backoff
+	var err error
+	for attempt := 1; attempt <= r.d.DeliveryAttempts; attempt++ {
+		err = send(ctx, a, c, d)
+		d = r.update(ctx, d, func(x *channel.Delivery) { x.Attempts = attempt })
+		if err == nil {
+			r.update(ctx, d, func(x *channel.Delivery) { x.Status, x.Error, x.LatencyMS = channel.DeliveryDelivered, "", r.since(x) })
+			return
+		}
+		if permanent(err) || attempt == r.d.DeliveryAttempts {
+			break
+		}
+		if !sleep(ctx, pause(err, wait)) {
+			return // shutting down: the queue gives the event to another process
+		}
+		wait *= 2
+	}
+	r.fail(ctx, d, "delivery failed: "+err.Error())
+	if errors.Is(err, errs.ErrUnauthenticated) {
+		r.markFailing(ctx, c, err)
+	}
+}
+
+// markFailing records that the platform refused the channel's
+// credentials.
+func (r *Runtime) markFailing(ctx context.Context, c *channel.Channel, cause error) {
+	_, err := r.d.Channels.UpdateChannel(ctx, c.BotID, c.ID, func(x *channel.Channel) error {
+		if x.Status == channel.StatusActive {
+			x.Status, x.StatusDetail = channel.StatusFailing, cause.Error()
+		}
+		return nil
+	})
+	if err != nil {
+		r.d.Log.Warn("channels: could not mark a channel failing", "channel", c.ID, "err", err)
+	}
+}
+
+// fail records an event as failed with why.
+func (r *Runtime) fail(ctx context.Context, d *channel.Delivery, why string) *channel.Delivery {
+	return r.update(ctx, d, func(x *channel.Delivery) { x.Status, x.Error, x.LatencyMS = channel.DeliveryFailed, why, r.since(x) })
+}
+
+// update applies fn to the stored event; when the store fails it logs
+// and applies fn to the copy in hand, so processing goes on.
+func (r *Runtime) update(ctx context.Context, d *channel.Delivery, fn func(*channel.Delivery)) *channel.Delivery {
+	out, err := r.d.Events.UpdateEvent(ctx, d.ID, func(x *channel.Delivery) error { fn(x); return nil })
+	if err == nil {
+		return out
+	}
+	r.d.Log.Error("channels: could not record an event's progress", "event", d.ID, "err", err)
+	cp := *d
+	fn(&cp)
+	return &cp
+}
+
+// since is the latency of an event so far, in milliseconds.
+func (r *Runtime) since(d *channel.Delivery) int64 { return r.d.Now().Sub(d.CreatedAt).Milliseconds() }
+
+// sleep waits d or until ctx ends; false when ctx ended.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// send delivers d's answer once through a.
+func send(ctx context.Context, a Adapter, c *channel.Channel, d *channel.Delivery) error {
+	if rd, ok := a.(RecordDeliverer); ok {
+		return rd.DeliverRecord(ctx, c, d)
+	}
+	return a.Deliver(ctx, c, d.Reply, d.Answer)
+}
+
+// permanent reports whether retrying a send cannot help.
+func permanent(err error) bool {
+	return errors.Is(err, errs.ErrUnauthenticated) || errors.Is(err, errs.ErrInvalid) || errors.Is(err, errs.ErrForbidden)
+}
+
+// pause is the wait before the next send: what the platform asked for,
+// or the backoff.
+func pause(err error, backoff time.Duration) time.Duration {
+	var re *RetryError
+	if errors.As(err, &re) && re.After > 0 {
+		return re.After
+	}
+	return backoff
+}
