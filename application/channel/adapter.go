@@ -60,8 +60,10 @@ type Adapter interface {
 	Receive(ctx context.Context, c *channel.Channel, in Inbound) (Reaction, error)
 	// Deliver sends the bot's answer to where reply says, split at the
 	// platform's length limit and converted to its text dialect, through
-	// the guarded egress client, retrying 429 and 5xx with backoff and
-	// honouring Retry-After. A refused token is errs.ErrUnauthenticated
-	// with the platform's words (the channel is then marked failing).
+	// the guarded egress client, once: the runtime retries a failed
+	// send, with backoff, honouring the wait an error asks for through a
+	// RetryAfter() time.Duration method (429, Retry-After). A refused
+	// token is errs.ErrUnauthenticated with the platform's words (the
+	// channel is then marked failing).
 	Deliver(ctx context.Context, c *channel.Channel, reply json.RawMessage, text string) error
 }

@@ -152,12 +152,17 @@ func permanent(err error) bool {
 	return errors.Is(err, errs.ErrUnauthenticated) || errors.Is(err, errs.ErrInvalid) || errors.Is(err, errs.ErrForbidden)
 }
 
-// pause is the wait before the next send: what the platform asked for,
-// or the backoff.
+// retryAfter is an error of a send that says how long the platform
+// asked to wait before the next one: *RetryError, and the kinds' own
+// retryable errors (adapters must not retry themselves; see Adapter).
+type waitAsker interface{ RetryAfter() time.Duration }
+
+// pause is the wait before the next send: what the platform asked for
+// (at most maxRetryAfter), or the backoff.
 func pause(err error, backoff time.Duration) time.Duration {
-	var re *RetryError
-	if errors.As(err, &re) && re.After > 0 {
-		return re.After
+	var ra waitAsker
+	if errors.As(err, &ra) && ra.RetryAfter() > 0 {
+		return min(ra.RetryAfter(), maxRetryAfter)
 	}
 	return backoff
 }

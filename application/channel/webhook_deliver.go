@@ -29,6 +29,9 @@ type RetryError struct {
 	After  time.Duration
 }
 
+// RetryAfter is how long the receiver asked to wait (0: it did not say).
+func (e *RetryError) RetryAfter() time.Duration { return e.After }
+
 func (e *RetryError) Error() string {
 	return fmt.Sprintf("the receiver answered %d; retrying", e.Status)
 }

@@ -39,6 +39,11 @@ func channelsBadInput(t *testing.T, c *channelsSetup) {
 			c.s.call(t, "POST", path, bootstrapToken, tc.body).fails(t, 400, 4000, tc.want)
 		})
 	}
+	// A token the platform refuses names the field too.
+	c.s.call(t, "POST", path, bootstrapToken, map[string]any{"kind": "telegram", "settings": c.withPlatform("telegram",
+		map[string]any{"bot_token": "654321:AAH-not-the-bots-token", "secret_token": "tok"})}).fails(t, 400, 4000, "settings.bot_token: was refused by Telegram")
+	c.s.call(t, "POST", path, bootstrapToken, map[string]any{"kind": "slack", "settings": c.withPlatform("slack",
+		map[string]any{"bot_token": "xoxb-revoked-token-0000", "signing_secret": "signing-secret-00002222"})}).fails(t, 400, 4000, "settings.bot_token: was refused by Slack")
 	if list := items(t, c.s.call(t, "GET", path, bootstrapToken, nil).must(t, 200).data, "channels"); len(list) != 0 {
 		t.Fatalf("refused creations stored %v", list)
 	}
@@ -49,7 +54,7 @@ func channelsLifecycle(t *testing.T, c *channelsSetup) {
 	botID := c.bot(t, "Lifecycle")
 	path := "/api/bots/" + botID + "/channels"
 	created := c.s.call(t, "POST", path, bootstrapToken, map[string]any{"kind": "slack", "name": "Support",
-		"settings": map[string]any{"bot_token": "xoxb-original-token-1111", "signing_secret": "signing-secret-00002222"}}).must(t, 201).data
+		"settings": c.withPlatform("slack", map[string]any{"bot_token": fakeSlackToken, "signing_secret": "signing-secret-00002222"})}).must(t, 201).data
 	one := path + "/" + str(created, "id")
 	settings := func(r reply) map[string]any { return r.data["settings"].(map[string]any) }
 

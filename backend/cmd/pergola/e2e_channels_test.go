@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pergola-ai/pergola/infra/channels/slack/slackfake"
+	"github.com/pergola-ai/pergola/infra/channels/telegram/telegramfake"
 	"github.com/pergola-ai/pergola/infra/fakellm"
 )
 
@@ -17,6 +19,38 @@ type channelsSetup struct {
 	dbKind string // "sqlite" or "mysql"
 	dbDSN  string
 	public string // PERGOLA_PUBLIC_URL, or "" for the request's own base
+	tg     *telegramfake.Server
+	sl     *slackfake.Server
+}
+
+// The tokens the platform fakes of channelsSetup accept.
+const (
+	fakeTelegramToken = "123456:AAH-telegram-token-9f8e"
+	fakeSlackToken    = "xoxb-original-token-1111"
+)
+
+// platformBase is the api_base_url pointing a kind at its fake ("" for
+// kinds without one).
+func (c *channelsSetup) platformBase(kind string) string {
+	switch kind {
+	case "telegram":
+		return c.tg.URL
+	case "slack":
+		return c.sl.APIURL()
+	}
+	return ""
+}
+
+// withPlatform is settings with api_base_url pointing at the kind's fake.
+func (c *channelsSetup) withPlatform(kind string, settings map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range settings {
+		out[k] = v
+	}
+	if base := c.platformBase(kind); base != "" {
+		out["api_base_url"] = base
+	}
+	return out
 }
 
 func newChannelsSetup(t *testing.T, b backend) *channelsSetup {
@@ -28,7 +62,10 @@ func newChannelsSetup(t *testing.T, b backend) *channelsSetup {
 	}
 	t.Cleanup(func() { _ = llm.Close() })
 	env := b.env(t)
-	c := &channelsSetup{dbKind: "mysql", dbDSN: env["PERGOLA_DB_DSN"]}
+	env["PERGOLA_EGRESS_ALLOW"] = "127.0.0.1" // the platform fakes
+	c := &channelsSetup{dbKind: "mysql", dbDSN: env["PERGOLA_DB_DSN"],
+		tg: telegramfake.New(t, telegramfake.Bot{ID: 123456, Token: fakeTelegramToken, Username: "pergola_test_bot"}),
+		sl: slackfake.New(t, slackfake.Bot{Token: fakeSlackToken, UserID: "UBOT1", BotID: "BBOT1", TeamID: "T1"})}
 	if c.dbDSN == "" { // SQLite: also the public URL, so both ways of building webhook URLs are seen
 		dir := t.TempDir()
 		env["PERGOLA_DATA_DIR"], env["PERGOLA_PUBLIC_URL"] = dir, "https://bots.example.com/"
@@ -71,8 +108,8 @@ var channelKinds = []struct {
 	secrets  []string
 }{
 	{"webhook", map[string]any{"secret": "whsec-0123456789abcdef", "callback_url": "https://crm.example.com/hook"}, []string{"secret"}},
-	{"telegram", map[string]any{"bot_token": "123456:AAH-telegram-token-9f8e", "secret_token": "tg_secret-token-42"}, []string{"bot_token", "secret_token"}},
-	{"slack", map[string]any{"bot_token": "xoxb-1-2-slack-token-abcd", "signing_secret": "8f742231b10e8888abcd"}, []string{"bot_token", "signing_secret"}},
+	{"telegram", map[string]any{"bot_token": fakeTelegramToken, "secret_token": "tg_secret-token-42"}, []string{"bot_token", "secret_token"}},
+	{"slack", map[string]any{"bot_token": fakeSlackToken, "signing_secret": "8f742231b10e8888abcd"}, []string{"bot_token", "signing_secret"}},
 	{"discord", map[string]any{"application_id": "1234567890", "public_key": strings.Repeat("ab", 32), "bot_token": "MTIz.discord-bot-token.xyzw"}, []string{"bot_token"}},
 	{"feishu", map[string]any{"app_id": "cli_a1b2", "app_secret": "feishu-app-secret-0001", "verification_token": "feishu-verify-token-0002", "encrypt_key": "feishu-encrypt-key-0003"},
 		[]string{"app_secret", "verification_token", "encrypt_key"}},
@@ -108,7 +145,7 @@ func channelsEveryKind(t *testing.T, c *channelsSetup) {
 		base = c.s.base
 	}
 	for _, k := range channelKinds {
-		got := c.s.call(t, "POST", "/api/bots/"+botID+"/channels", bootstrapToken, map[string]any{"kind": k.kind, "settings": k.settings}).must(t, 201).data
+		got := c.s.call(t, "POST", "/api/bots/"+botID+"/channels", bootstrapToken, map[string]any{"kind": k.kind, "settings": c.withPlatform(k.kind, k.settings)}).must(t, 201).data
 		id := str(got, "id")
 		if str(got, "kind") != k.kind || str(got, "name") != k.kind || str(got, "status") != "active" || got["published_version"] != float64(0) {
 			t.Errorf("%s: created %v", k.kind, got)
@@ -117,8 +154,12 @@ func channelsEveryKind(t *testing.T, c *channelsSetup) {
 			t.Errorf("%s: webhook_url %q, want %q", k.kind, str(got, "webhook_url"), want)
 		}
 		settings := got["settings"].(map[string]any)
-		if def := defaultAPIBase[k.kind]; def != "" && str(settings, "api_base_url") != def {
-			t.Errorf("%s: api_base_url = %v, want the platform's %s", k.kind, settings["api_base_url"], def)
+		def := defaultAPIBase[k.kind]
+		if fake := c.platformBase(k.kind); fake != "" {
+			def = fake // checked against its fake on creation
+		}
+		if def != "" && str(settings, "api_base_url") != def {
+			t.Errorf("%s: api_base_url = %v, want %s", k.kind, settings["api_base_url"], def)
 		}
 		storedSettings, storedSecrets := c.storedRow(t, id)
 		for _, name := range k.secrets {

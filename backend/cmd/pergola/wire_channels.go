@@ -17,15 +17,43 @@ import (
 	"github.com/pergola-ai/pergola/domain/channel"
 	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/infra/channels/delivery"
+	"github.com/pergola-ai/pergola/infra/channels/slack"
+	"github.com/pergola-ai/pergola/infra/channels/telegram"
 	"github.com/pergola-ai/pergola/infra/egress"
 	"github.com/pergola-ai/pergola/infra/sqlstore"
 )
 
-// newChannels wires the channel use cases over the bots. Every kind uses
-// channelapp.NoPlatform until the channels' runtime brings its own
-// (credential checks, webhook registration).
+// newChannels wires the channel use cases over the bots. Telegram and
+// Slack channels have their credentials checked on creation (and
+// Telegram's webhook registered when PERGOLA_PUBLIC_URL is set) through
+// the guarded egress client; the other kinds use channelapp.NoPlatform.
+// The egress allow-list was checked by newWorkflows already; should it
+// fail here, those kinds are not checked either.
 func newChannels(db *sqlstore.DB, bots *botapp.Service, cfg config.Config) *channelapp.Service {
-	return channelapp.New(db.Channels(), bots, channelapp.WithPublicURL(cfg.PublicBase()), channelapp.WithEvents(db.ChannelEvents()))
+	opts := []channelapp.Option{channelapp.WithPublicURL(cfg.PublicBase()), channelapp.WithEvents(db.ChannelEvents())}
+	if guard, err := egress.New(egress.Config{Allow: cfg.EgressAllow}); err == nil {
+		kinds := newPlatformKinds(guard.Client())
+		opts = append(opts, channelapp.WithPlatform(channel.KindTelegram, kinds.telegram), channelapp.WithPlatform(channel.KindSlack, kinds.slack))
+	}
+	return channelapp.New(db.Channels(), bots, opts...)
+}
+
+// platformKinds are the kinds with a platform of their own, each built
+// once for the use it is given to.
+type platformKinds struct {
+	telegram *telegram.Kind
+	slack    *slack.Kind
+}
+
+// newPlatformKinds builds the kinds over the guarded egress client,
+// without retries of their own: the runtime retries deliveries (and
+// records each attempt), so a send is never retried twice over.
+func newPlatformKinds(egressClient *http.Client) platformKinds {
+	return platformKinds{
+		telegram: telegram.New(egressClient, telegram.WithRetry(delivery.NoRetry())),
+		slack:    slack.New(egressClient, slack.WithRetry(delivery.NoRetry())),
+	}
 }
 
 // channelBinding lets bots be published to their channels.
@@ -60,8 +88,11 @@ func newChannelRuntime(ctx context.Context, cleanups *[]func(), db *sqlstore.DB,
 // channelAdapters are the kinds whose events the runtime takes, each
 // sending through the guarded egress client.
 func channelAdapters(egressClient *http.Client) map[channel.Kind]channelapp.Adapter {
+	kinds := newPlatformKinds(egressClient)
 	return map[channel.Kind]channelapp.Adapter{
-		channel.KindWebhook: &channelapp.Webhook{HTTP: egressClient},
+		channel.KindWebhook:  &channelapp.Webhook{HTTP: egressClient},
+		channel.KindTelegram: kinds.telegram,
+		channel.KindSlack:    kinds.slack,
 	}
 }
 

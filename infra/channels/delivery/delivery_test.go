@@ -144,3 +144,15 @@ func TestDoDoesNotRetryOtherErrorsAndStopsWithTheContext(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
+
+func TestNoRetrySendsOnceAndLeavesTheWaitToTheCaller(t *testing.T) {
+	calls := 0
+	err := NoRetry().Do(context.Background(), func(context.Context) error {
+		calls++
+		return &Retryable{Err: errs.New(errs.ErrRateLimited, "slow down"), After: 7 * time.Second}
+	})
+	var asked interface{ RetryAfter() time.Duration }
+	if calls != 1 || !errors.As(err, &asked) || asked.RetryAfter() != 7*time.Second || !errors.Is(err, errs.ErrRateLimited) {
+		t.Fatalf("calls=%d err=%v; want one call and the platform's wait of 7s", calls, err)
+	}
+}

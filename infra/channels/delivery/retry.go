@@ -25,6 +25,10 @@ func (e *Retryable) Error() string { return e.Err.Error() }
 // Unwrap returns the error of the attempt, so callers can match its kind.
 func (e *Retryable) Unwrap() error { return e.Err }
 
+// RetryAfter is how long the platform asked to wait before another
+// attempt (0: it did not say), for a caller that retries itself.
+func (e *Retryable) RetryAfter() time.Duration { return e.After }
+
 // Policy bounds the retries of one send.
 type Policy struct {
 	// Attempts is the most attempts made, the first included.
@@ -44,6 +48,11 @@ func DefaultPolicy() Policy {
 	return Policy{Attempts: 3, Budget: 30 * time.Second, Backoff: 500 * time.Millisecond}
 }
 
+// NoRetry makes one attempt and returns its error as it is, a
+// *Retryable included, so that a caller retrying on its own (the
+// channels' runtime) sees the platform's Retry-After.
+func NoRetry() Policy { return Policy{Attempts: 1} }
+
 // Do runs send until it succeeds, fails with an error that is not
 // Retryable, or the attempts or the waiting budget run out; then it
 // returns the last error (unwrapped from Retryable, so its kind shows).
@@ -53,7 +62,7 @@ func (p Policy) Do(ctx context.Context, send func(context.Context) error) error 
 	for attempt := 1; ; attempt++ {
 		err := send(ctx)
 		var r *Retryable
-		if err == nil || !errors.As(err, &r) {
+		if err == nil || !errors.As(err, &r) || p.Attempts <= 1 {
 			return err
 		}
 		if attempt >= p.Attempts {
