@@ -30,6 +30,8 @@ require (
 	gorm.io/gorm v1.31.2
 )
 
+require github.com/line/line-bot-sdk-go/v8 v8.14.0
+
 require (
 	cloud.google.com/go v0.116.0 // indirect
 	cloud.google.com/go/auth v0.9.3 // indirect

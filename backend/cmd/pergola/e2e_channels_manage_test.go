@@ -106,7 +106,7 @@ func channelsIsolation(t *testing.T, c *channelsSetup) {
 	other := c.bot(t, "Other")
 	path := "/api/bots/" + botID + "/channels"
 	id := str(c.s.call(t, "POST", path, bootstrapToken, map[string]any{"kind": "line",
-		"settings": map[string]any{"channel_secret": "line-secret-000001", "channel_access_token": "line-token-00000001"}}).must(t, 201).data, "id")
+		"settings": c.withPlatform("line", map[string]any{"channel_secret": "line-secret-000001", "channel_access_token": "line-access-token-000002"})}).must(t, 201).data, "id")
 	one := path + "/" + id
 	bob := convUserToken(t, c.s, "bob.channels."+c.dbKind+"@example.com")
 	for _, call := range []struct {

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pergola-ai/pergola/infra/channels/discord/discordfake"
+	"github.com/pergola-ai/pergola/infra/channels/feishu/feishufake"
+	"github.com/pergola-ai/pergola/infra/channels/line/linefake"
 	"github.com/pergola-ai/pergola/infra/channels/slack/slackfake"
 	"github.com/pergola-ai/pergola/infra/channels/telegram/telegramfake"
 	"github.com/pergola-ai/pergola/infra/fakellm"
@@ -21,6 +24,9 @@ type channelsSetup struct {
 	public string // PERGOLA_PUBLIC_URL, or "" for the request's own base
 	tg     *telegramfake.Server
 	sl     *slackfake.Server
+	ln     *linefake.Server
+	dc     *discordfake.Server
+	fs     *feishufake.Server // Feishu and Lark
 }
 
 // The tokens the platform fakes of channelsSetup accept.
@@ -37,6 +43,12 @@ func (c *channelsSetup) platformBase(kind string) string {
 		return c.tg.URL
 	case "slack":
 		return c.sl.APIURL()
+	case "line":
+		return c.ln.URL
+	case "discord":
+		return c.dc.APIURL()
+	case "feishu", "lark":
+		return c.fs.URL
 	}
 	return ""
 }
@@ -65,7 +77,10 @@ func newChannelsSetup(t *testing.T, b backend) *channelsSetup {
 	env["PERGOLA_EGRESS_ALLOW"] = "127.0.0.1" // the platform fakes
 	c := &channelsSetup{dbKind: "mysql", dbDSN: env["PERGOLA_DB_DSN"],
 		tg: telegramfake.New(t, telegramfake.Bot{ID: 123456, Token: fakeTelegramToken, Username: "pergola_test_bot"}),
-		sl: slackfake.New(t, slackfake.Bot{Token: fakeSlackToken, UserID: "UBOT1", BotID: "BBOT1", TeamID: "T1"})}
+		sl: slackfake.New(t, slackfake.Bot{Token: fakeSlackToken, UserID: "UBOT1", BotID: "BBOT1", TeamID: "T1"}),
+		ln: linefake.New(t, linefake.Bot{Token: "line-access-token-000002", Secret: "line-channel-secret-01", UserID: "Ubot1"}),
+		dc: discordfake.New(t, discordfake.App{ApplicationID: "1234567890", BotToken: "MTIz.discord-bot-token.xyzw", BotUserID: "1234567890"}),
+		fs: feishufake.New(t, feishufake.App{ID: "cli_a1b2", Secret: "feishu-app-secret-0001"}, feishufake.App{ID: "cli_c3d4", Secret: "lark-app-secret-000001"})}
 	if c.dbDSN == "" { // SQLite: also the public URL, so both ways of building webhook URLs are seen
 		dir := t.TempDir()
 		env["PERGOLA_DATA_DIR"], env["PERGOLA_PUBLIC_URL"] = dir, "https://bots.example.com/"

@@ -18,6 +18,9 @@ import (
 	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/infra/channels/delivery"
+	"github.com/pergola-ai/pergola/infra/channels/discord"
+	"github.com/pergola-ai/pergola/infra/channels/feishu"
+	"github.com/pergola-ai/pergola/infra/channels/line"
 	"github.com/pergola-ai/pergola/infra/channels/slack"
 	"github.com/pergola-ai/pergola/infra/channels/telegram"
 	"github.com/pergola-ai/pergola/infra/egress"
@@ -35,6 +38,9 @@ func newChannels(db *sqlstore.DB, bots *botapp.Service, cfg config.Config) *chan
 	if guard, err := egress.New(egress.Config{Allow: cfg.EgressAllow}); err == nil {
 		kinds := newPlatformKinds(guard.Client())
 		opts = append(opts, channelapp.WithPlatform(channel.KindTelegram, kinds.telegram), channelapp.WithPlatform(channel.KindSlack, kinds.slack))
+		opts = append(opts, channelapp.WithPlatform(channel.KindDiscord, kinds.discord))
+		opts = append(opts, channelapp.WithPlatform(channel.KindFeishu, kinds.feishu), channelapp.WithPlatform(channel.KindLark, kinds.feishu))
+		opts = append(opts, channelapp.WithPlatform(channel.KindLINE, kinds.line))
 	}
 	return channelapp.New(db.Channels(), bots, opts...)
 }
@@ -44,6 +50,9 @@ func newChannels(db *sqlstore.DB, bots *botapp.Service, cfg config.Config) *chan
 type platformKinds struct {
 	telegram *telegram.Kind
 	slack    *slack.Kind
+	discord  *discord.Kind
+	feishu   *feishu.Kind // Feishu and Lark
+	line     *line.Kind
 }
 
 // newPlatformKinds builds the kinds over the guarded egress client,
@@ -53,6 +62,9 @@ func newPlatformKinds(egressClient *http.Client) platformKinds {
 	return platformKinds{
 		telegram: telegram.New(egressClient, telegram.WithRetry(delivery.NoRetry())),
 		slack:    slack.New(egressClient, slack.WithRetry(delivery.NoRetry())),
+		discord:  discord.New(egressClient, discord.WithRetry(delivery.NoRetry())),
+		feishu:   feishu.New(egressClient, feishu.WithRetry(delivery.NoRetry())),
+		line:     line.New(egressClient, line.WithRetry(delivery.NoRetry())),
 	}
 }
 
@@ -93,6 +105,10 @@ func channelAdapters(egressClient *http.Client) map[channel.Kind]channelapp.Adap
 		channel.KindWebhook:  &channelapp.Webhook{HTTP: egressClient},
 		channel.KindTelegram: kinds.telegram,
 		channel.KindSlack:    kinds.slack,
+		channel.KindDiscord:  kinds.discord,
+		channel.KindFeishu:   kinds.feishu,
+		channel.KindLark:     kinds.feishu,
+		channel.KindLINE:     kinds.line,
 	}
 }
 

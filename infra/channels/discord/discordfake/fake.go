@@ -1,0 +1,172 @@
+// Package discordfake is a local stand-in for Discord, for tests: a real
+// HTTP server on 127.0.0.1 answering the HTTP API calls a channel makes
+// (GET /users/@me and /applications/@me with "Authorization: Bot …",
+// PATCH /webhooks/{application_id}/{token}/messages/@original and POST
+// /webhooks/{application_id}/{token}) with Discord's JSON and error
+// shapes ({"message","code"}; 429 with Retry-After and retry_after; 400
+// "Invalid Form Body" past 2,000 characters), recording what it
+// received, and a sender of interactions signed with the application's
+// Ed25519 key as Discord signs them.
+package discordfake
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// maxContent is where Discord refuses a message's content.
+const maxContent = 2000
+
+// App is the application and bot the fake serves.
+type App struct {
+	ApplicationID string
+	BotToken      string
+	BotUserID     string
+}
+
+// Message is one edit or follow-up the fake accepted.
+type Message struct {
+	Token string
+	// Edit is true for the edit of the original response (PATCH
+	// …/messages/@original), false for a follow-up (POST).
+	Edit    bool
+	Content string
+	// ParseMentions is allowed_mentions.parse; nil when allowed_mentions
+	// was absent (Discord then pings whoever the text mentions).
+	ParseMentions []string
+}
+
+// Server is the fake Discord.
+type Server struct {
+	*httptest.Server
+	app  App
+	priv ed25519.PrivateKey
+
+	mu       sync.Mutex
+	calls    []string
+	messages []Message
+	tokens   map[string]bool // interaction tokens issued
+	fail     []failure
+	seq      int
+}
+
+type failure struct {
+	status     int
+	retryAfter float64
+}
+
+// New starts the fake for app, with a fresh Ed25519 key, and closes it
+// when the test ends.
+func New(t testing.TB, app App) *Server {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{app: app, priv: priv, tokens: map[string]bool{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// APIURL is the base of the fake API, for a channel's api_base_url (the
+// real one is https://discord.com/api/v10).
+func (s *Server) APIURL() string { return s.URL + "/api/v10" }
+
+// PublicKey is the application's public key as the developer portal
+// shows it: 64 hexadecimal characters.
+func (s *Server) PublicKey() string { return hex.EncodeToString(s.priv.Public().(ed25519.PublicKey)) }
+
+// FailNext makes the next call answer status: 429 carries Retry-After
+// and retry_after (seconds), others Discord's JSON error.
+func (s *Server) FailNext(status int, retryAfter float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fail = append(s.fail, failure{status: status, retryAfter: retryAfter})
+}
+
+// Calls lists the requests received ("PATCH /webhooks/{app}/…"), in
+// order, refused ones included; interaction tokens show as "…".
+func (s *Server) Calls() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.calls...)
+}
+
+// Messages lists the edits and follow-ups accepted, in order.
+func (s *Server) Messages() []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Message(nil), s.messages...)
+}
+
+// MessagesOf lists the edits and follow-ups accepted for one
+// interaction token.
+func (s *Server) MessagesOf(token string) []Message {
+	var out []Message
+	for _, m := range s.Messages() {
+		if m.Token == token {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	path, ok := strings.CutPrefix(r.URL.EscapedPath(), "/api/v10")
+	s.record(r.Method, path)
+	if f, failing := s.nextFailure(); failing {
+		writeFailure(w, f)
+		return
+	}
+	switch {
+	case !ok:
+		writeError(w, http.StatusNotFound, "404: Not Found", 0)
+	case r.Method == http.MethodGet && (path == "/users/@me" || path == "/applications/@me"):
+		s.me(w, r, path)
+	case strings.HasPrefix(path, "/webhooks/"):
+		s.webhook(w, r, strings.Split(strings.TrimPrefix(path, "/webhooks/"), "/"))
+	default:
+		writeError(w, http.StatusNotFound, "404: Not Found", 0)
+	}
+}
+
+func (s *Server) me(w http.ResponseWriter, r *http.Request, path string) {
+	if r.Header.Get("Authorization") != "Bot "+s.app.BotToken {
+		writeError(w, http.StatusUnauthorized, "401: Unauthorized", 0)
+		return
+	}
+	bot := map[string]any{"id": s.app.BotUserID, "username": "pergola", "discriminator": "0", "bot": true}
+	if path == "/users/@me" {
+		writeJSON(w, http.StatusOK, bot)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"id": s.app.ApplicationID, "name": "Pergola", "bot": bot,
+		"verify_key": s.PublicKey(), "bot_public": true})
+}
+
+func (s *Server) record(method, path string) {
+	parts := strings.Split(path, "/")
+	if len(parts) > 3 && parts[1] == "webhooks" {
+		parts[3] = "…"
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = append(s.calls, method+" "+strings.Join(parts, "/"))
+}
+
+func (s *Server) nextFailure() (failure, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.fail) == 0 {
+		return failure{}, false
+	}
+	f := s.fail[0]
+	s.fail = s.fail[1:]
+	return f, true
+}
