@@ -27,10 +27,11 @@ import (
 	"github.com/pergola-ai/pergola/infra/sqlstore"
 )
 
-// newChannels wires the channel use cases over the bots. Telegram and
-// Slack channels have their credentials checked on creation (and
-// Telegram's webhook registered when PERGOLA_PUBLIC_URL is set) through
-// the guarded egress client; the other kinds use channelapp.NoPlatform.
+// newChannels wires the channel use cases over the bots. The platform
+// kinds (Telegram, Slack, Discord, LINE, Feishu, Lark) have their
+// credentials checked on creation (and Telegram's and LINE's webhooks
+// registered when PERGOLA_PUBLIC_URL is set) through the guarded egress
+// client; webhook and web use channelapp.NoPlatform.
 // The egress allow-list was checked by newWorkflows already; should it
 // fail here, those kinds are not checked either.
 func newChannels(db *sqlstore.DB, bots *botapp.Service, cfg config.Config) *channelapp.Service {
