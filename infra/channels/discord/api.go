@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -53,7 +51,7 @@ func (a api) call(ctx context.Context, method, path string, bot bool, in, out an
 	}
 	resp, err := a.client.Do(req)
 	if err != nil {
-		return transportError(label, err)
+		return delivery.TransportError("discord", label, err)
 	}
 	defer resp.Body.Close()
 	return decode(label, resp, out)
@@ -70,7 +68,7 @@ func (a api) request(ctx context.Context, method, path string, in any) (*http.Re
 	}
 	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(a.base, "/")+path, body)
 	if err != nil {
-		return nil, errs.Invalid("settings.api_base_url", "is not usable: %v", stripURL(err))
+		return nil, errs.Invalid("settings.api_base_url", "is not usable: %v", delivery.StripURL(err))
 	}
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -88,27 +86,11 @@ func redact(path string) string {
 	return strings.Join(parts, "/")
 }
 
-func transportError(label string, err error) error {
-	err = stripURL(err)
-	if errors.Is(err, errs.ErrForbidden) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("discord %s: %w", label, err)
-	}
-	return &delivery.Retryable{Err: errs.New(errs.ErrUnavailable, "discord %s: %v", label, err)}
-}
-
-func stripURL(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
-}
-
 // decode reads one answer.
 func decode(label string, resp *http.Response, out any) error {
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
 	if err != nil {
-		return &delivery.Retryable{Err: errs.New(errs.ErrUnavailable, "discord %s: reading the answer: %v", label, stripURL(err))}
+		return &delivery.Retryable{Err: errs.New(errs.ErrUnavailable, "discord %s: reading the answer: %v", label, delivery.StripURL(err))}
 	}
 	if resp.StatusCode/100 == 2 {
 		if out == nil || len(raw) == 0 {
@@ -152,13 +134,4 @@ func retryAfter(resp *http.Response, e apiError) time.Duration {
 		secs = h
 	}
 	return time.Duration(math.Ceil(secs*1000)) * time.Millisecond
-}
-
-// once unwraps a Retryable for calls made without retries.
-func once(err error) error {
-	var r *delivery.Retryable
-	if errors.As(err, &r) {
-		return r.Err
-	}
-	return err
 }

@@ -83,7 +83,7 @@ func (k *Kind) CheckCredentials(ctx context.Context, c *channel.Channel) error {
 		ID  string `json:"id"`
 		Bot bool   `json:"bot"`
 	}
-	err := once(k.api(c).call(ctx, http.MethodGet, "/users/@me", true, nil, &me))
+	err := delivery.Once(k.api(c).call(ctx, http.MethodGet, "/users/@me", true, nil, &me))
 	switch {
 	case errors.Is(err, errs.ErrUnauthenticated):
 		return errs.Invalid("settings.bot_token", "was refused by Discord: %v", err)

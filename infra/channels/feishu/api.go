@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -53,7 +52,7 @@ func (k *Kind) call(ctx context.Context, method, base, path, token string, in, o
 	}
 	resp, err := k.client.Do(req)
 	if err != nil {
-		return transportError(path, err)
+		return delivery.TransportError("feishu", path, err)
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
@@ -130,15 +129,4 @@ func codeError(e *apiError) error {
 		return fmt.Errorf("%w: %w", errs.ErrUnauthenticated, e)
 	}
 	return fmt.Errorf("%w: %w", errs.ErrInvalid, e)
-}
-
-func transportError(path string, err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	if errors.Is(err, errs.ErrForbidden) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &delivery.Retryable{Err: errs.New(errs.ErrUnavailable, "feishu %s: %v", path, err)}
 }

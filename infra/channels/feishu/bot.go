@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pergola-ai/pergola/domain/channel"
+	"github.com/pergola-ai/pergola/infra/channels/delivery"
 )
 
 // botInfoPath answers the app's bot, whose open_id group mentions name.
@@ -48,7 +49,7 @@ func (k *Kind) botOpenID(ctx context.Context, c *channel.Channel) (string, error
 		return k.call(ctx, http.MethodGet, base(c), botInfoPath, token, nil, &out)
 	})
 	if err != nil {
-		return "", once(err)
+		return "", delivery.Once(err)
 	}
 	k.bots.mu.Lock()
 	k.bots.bots[key] = cachedBot{openID: out.Bot.OpenID, until: k.now().Add(botTTL)}

@@ -83,7 +83,7 @@ func (k *Kind) Validate(s channel.Settings) error {
 // errs.ErrUnavailable.
 func (k *Kind) CheckCredentials(ctx context.Context, c *channel.Channel) error {
 	_, err := k.token(ctx, c, true)
-	err = once(err)
+	err = delivery.Once(err)
 	switch {
 	case errors.Is(err, errs.ErrUnauthenticated):
 		return errs.Invalid("settings.app_secret", "was refused: %v", err)
@@ -112,13 +112,4 @@ func base(c *channel.Channel) string {
 func setting(c *channel.Channel, name string) string {
 	v, _ := c.Settings[name].(string)
 	return v
-}
-
-// once unwraps a Retryable for calls made without retries.
-func once(err error) error {
-	var r *delivery.Retryable
-	if errors.As(err, &r) {
-		return r.Err
-	}
-	return err
 }

@@ -1,12 +1,10 @@
 package line
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -54,7 +52,7 @@ func translate(what string, res *http.Response, err error) error {
 		return nil
 	}
 	if res == nil {
-		return transportError(what, err)
+		return delivery.TransportError("line", what, err)
 	}
 	le := &apiError{what: what, status: res.StatusCode, message: errorMessage(res)}
 	switch {
@@ -89,24 +87,4 @@ func retryAfter(res *http.Response) time.Duration {
 		return time.Duration(s) * time.Second
 	}
 	return 0
-}
-
-func transportError(what string, err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	if errors.Is(err, errs.ErrForbidden) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &delivery.Retryable{Err: errs.New(errs.ErrUnavailable, "line %s: %v", what, err)}
-}
-
-// once unwraps a Retryable for calls made without retries.
-func once(err error) error {
-	var r *delivery.Retryable
-	if errors.As(err, &r) {
-		return r.Err
-	}
-	return err
 }

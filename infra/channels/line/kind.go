@@ -70,7 +70,7 @@ func (k *Kind) CheckCredentials(ctx context.Context, c *channel.Channel) error {
 		res, _, err := api.GetBotInfoWithHttpInfo()
 		return res, err
 	})
-	return settingError(once(err))
+	return settingError(delivery.Once(err))
 }
 
 // RegisterWebhook sets the channel's webhook endpoint URL with PUT
@@ -81,7 +81,7 @@ func (k *Kind) RegisterWebhook(ctx context.Context, c *channel.Channel, webhookU
 		res, _, err := api.SetWebhookEndpointWithHttpInfo(&messaging_api.SetWebhookEndpointRequest{Endpoint: webhookURL})
 		return res, err
 	})
-	err = once(err)
+	err = delivery.Once(err)
 	var le *apiError
 	if errors.As(err, &le) && le.status == http.StatusBadRequest {
 		return errs.Invalid("webhook_url", "was refused by LINE: %s (LINE needs a public https URL; set PERGOLA_PUBLIC_URL)", le.message)

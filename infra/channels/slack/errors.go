@@ -1,10 +1,8 @@
 package slack
 
 import (
-	"context"
 	"errors"
 	"net/http"
-	"net/url"
 
 	"github.com/slack-go/slack"
 
@@ -39,7 +37,7 @@ func translate(method string, err error) error {
 	case errors.As(err, &refused):
 		return errs.New(errs.ErrInvalid, "slack %s: %s", method, refused.Err)
 	}
-	return transportError(method, err)
+	return delivery.TransportError("slack", method, err)
 }
 
 func statusError(method string, s slack.StatusCodeError) error {
@@ -54,24 +52,4 @@ func statusError(method string, s slack.StatusCodeError) error {
 	return errs.New(errs.ErrInvalid, "slack %s: %s", method, s.Status)
 }
 
-func transportError(method string, err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	if errors.Is(err, errs.ErrForbidden) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &delivery.Retryable{Err: errs.New(errs.ErrUnavailable, "slack %s: %v", method, err)}
-}
-
 func isAuth(err error) bool { return errors.Is(err, errs.ErrUnauthenticated) }
-
-// once unwraps a Retryable for calls made without retries.
-func once(err error) error {
-	var r *delivery.Retryable
-	if errors.As(err, &r) {
-		return r.Err
-	}
-	return err
-}

@@ -74,7 +74,7 @@ func (k *Kind) Validate(s channel.Settings) error {
 // errs.ErrUnavailable.
 func (k *Kind) CheckCredentials(ctx context.Context, c *channel.Channel) error {
 	_, err := k.api(c).AuthTestContext(ctx)
-	err = once(translate("auth.test", err))
+	err = delivery.Once(translate("auth.test", err))
 	switch {
 	case isAuth(err):
 		return errs.Invalid("settings.bot_token", "was refused by Slack: %v", err)

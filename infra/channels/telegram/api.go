@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -51,40 +49,22 @@ func (a api) call(ctx context.Context, method string, in, out any) error {
 	endpoint := strings.TrimRight(a.base, "/") + "/bot" + a.token + "/" + method
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
-		return errs.Invalid("settings.api_base_url", "is not usable: %v", stripURL(err))
+		return errs.Invalid("settings.api_base_url", "is not usable: %v", delivery.StripURL(err))
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := a.client.Do(req)
 	if err != nil {
-		return transportError(method, err)
+		return delivery.TransportError("telegram", method, err)
 	}
 	defer resp.Body.Close()
 	return decode(method, resp, out)
-}
-
-// transportError reports a request that got no answer without the URL,
-// which holds the token.
-func transportError(method string, err error) error {
-	err = stripURL(err)
-	if errors.Is(err, errs.ErrForbidden) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("telegram %s: %w", method, err)
-	}
-	return &delivery.Retryable{Err: errs.New(errs.ErrUnavailable, "telegram %s: %v", method, err)}
-}
-
-func stripURL(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
 }
 
 // decode reads one answer.
 func decode(method string, resp *http.Response, out any) error {
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
 	if err != nil {
-		return &delivery.Retryable{Err: errs.New(errs.ErrUnavailable, "telegram %s: reading the answer: %v", method, stripURL(err))}
+		return &delivery.Retryable{Err: errs.New(errs.ErrUnavailable, "telegram %s: reading the answer: %v", method, delivery.StripURL(err))}
 	}
 	var r response
 	if err := json.Unmarshal(raw, &r); err != nil {
@@ -120,13 +100,4 @@ func refusal(method string, r response) error {
 		return &delivery.Retryable{Err: errs.New(errs.ErrUnavailable, "%s", msg)}
 	}
 	return errs.New(errs.ErrInvalid, "%s", msg)
-}
-
-// once unwraps a Retryable for calls made without retries.
-func once(err error) error {
-	var r *delivery.Retryable
-	if errors.As(err, &r) {
-		return r.Err
-	}
-	return err
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pergola-ai/pergola/domain/channel"
 	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/infra/channels/delivery"
 )
 
 // botUser is the bot as getMe describes it: its id and @username are
@@ -37,7 +38,7 @@ func (k *Kind) RegisterWebhook(ctx context.Context, c *channel.Channel, webhookU
 		"secret_token":    setting(c, "secret_token"),
 		"allowed_updates": []string{"message"},
 	}
-	return asSettingError(once(k.api(c).call(ctx, "setWebhook", in, nil)))
+	return asSettingError(delivery.Once(k.api(c).call(ctx, "setWebhook", in, nil)))
 }
 
 // me returns the bot behind a channel's token, asking getMe once per
@@ -51,7 +52,7 @@ func (k *Kind) me(ctx context.Context, c *channel.Channel) (botUser, error) {
 	if ok {
 		return u, nil
 	}
-	if err := once(a.call(ctx, "getMe", struct{}{}, &u)); err != nil {
+	if err := delivery.Once(a.call(ctx, "getMe", struct{}{}, &u)); err != nil {
 		return botUser{}, err
 	}
 	k.mu.Lock()
