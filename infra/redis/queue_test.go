@@ -107,11 +107,16 @@ func TestQueueTrimsAcknowledgedEntries(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	time.Sleep(100 * time.Millisecond) // the last acks follow the handlers
-	if _, err := q.Publish(ctx, "jobs", []byte("trim now")); err != nil {
-		t.Fatalf("publish: %v", err)
+	// A trim runs every 64th publish: 64 more publishes make sure one runs
+	// after all n were acknowledged.
+	for i := range 64 {
+		if _, err := q.Publish(ctx, "jobs", []byte("trim now "+strconv.Itoa(i))); err != nil {
+			t.Fatalf("publish: %v", err)
+		}
 	}
 	// Trimming is by whole stream nodes (100 entries by default), so a
-	// node's worth may linger; without trimming all n would be there.
+	// node's worth may linger, and the 64 new ones may not be handled
+	// yet; without trimming all n would be there.
 	if l, err := client.XLen(ctx, prefix+"queue:jobs").Result(); err != nil || l > 250 {
 		t.Fatalf("stream length after %d handled messages = %d, %v; want at most 250", n, l, err)
 	}
