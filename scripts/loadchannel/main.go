@@ -15,6 +15,8 @@ import (
 	"net/http"
 	"os"
 	"time"
+
+	"github.com/pergola-ai/pergola/scripts/internal/loadstat"
 )
 
 // options are the command's flags.
@@ -58,7 +60,7 @@ func run(o options) error {
 	defer srv.Close()
 
 	stop, peak := make(chan struct{}), make(chan int64, 1)
-	go watchRSS(o.pid, stop, peak)
+	go loadstat.WatchRSS(o.pid, stop, peak)
 	evs := plan(o.n)
 	began := time.Now()
 	acks := send(o, evs)

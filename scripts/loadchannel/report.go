@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
-	"strings"
 	"time"
+
+	"github.com/pergola-ai/pergola/scripts/internal/loadstat"
 )
 
 // outcome is what the run observed besides the acknowledgements.
@@ -30,11 +30,11 @@ func report(evs []event, acks []ack, out outcome) error {
 	fmt.Printf("events: %d distinct + %d retried ids, requests acknowledged 202: %d, answered: %d, errors: %d, peak server RSS: %d MB\n",
 		distinct, dups, len(ackLat), len(e2e), total(errs), out.peakKB/1024)
 	if len(ackLat) > 0 {
-		fmt.Printf("acknowledgement: p50 %s  p99 %s  max %s, %.0f requests/s acknowledged (%d in %s)\n", pct(ackLat, 50), pct(ackLat, 99),
+		fmt.Printf("acknowledgement: p50 %s  p99 %s  max %s, %.0f requests/s acknowledged (%d in %s)\n", loadstat.Pct(ackLat, 50), loadstat.Pct(ackLat, 99),
 			ackLat[len(ackLat)-1].Round(time.Millisecond), rate(len(ackLat), lastAck.Sub(out.began)), len(ackLat), lastAck.Sub(out.began).Round(time.Millisecond))
 	}
 	if len(e2e) > 0 {
-		fmt.Printf("event→callback:  p50 %s  p99 %s  max %s, %.0f events/s answered (%d in %s)\n", pct(e2e, 50), pct(e2e, 99),
+		fmt.Printf("event→callback:  p50 %s  p99 %s  max %s, %.0f events/s answered (%d in %s)\n", loadstat.Pct(e2e, 50), loadstat.Pct(e2e, 99),
 			e2e[len(e2e)-1].Round(time.Millisecond), rate(len(e2e), lastAnswer.Sub(out.began)), len(e2e), lastAnswer.Sub(out.began).Round(time.Millisecond))
 	}
 	fmt.Printf("retried ids: %d sent, %d answered exactly once\n", dups, onceAnswered(evs, out.got))
@@ -120,44 +120,4 @@ func rate(n int, d time.Duration) float64 {
 		return 0
 	}
 	return float64(n) / d.Seconds()
-}
-
-func pct(d []time.Duration, p int) time.Duration {
-	return d[min(len(d)-1, len(d)*p/100)].Round(time.Millisecond / 10)
-}
-
-// watchRSS samples the server's resident memory and reports the peak.
-func watchRSS(pid int, stop <-chan struct{}, peak chan<- int64) {
-	var max int64
-	t := time.NewTicker(50 * time.Millisecond)
-	defer t.Stop()
-	for {
-		if kb := rss(pid); kb > max {
-			max = kb
-		}
-		select {
-		case <-stop:
-			peak <- max
-			return
-		case <-t.C:
-		}
-	}
-}
-
-func rss(pid int) int64 {
-	if pid == 0 {
-		return 0
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			var kb int64
-			fmt.Sscanf(strings.TrimSpace(rest), "%d", &kb)
-			return kb
-		}
-	}
-	return 0
 }

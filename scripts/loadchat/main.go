@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/pergola-ai/pergola/scripts/internal/loadstat"
 )
 
 type result struct {
@@ -40,7 +42,7 @@ func main() {
 	start := make(chan struct{})
 	peak := make(chan int64, 1)
 	stop := make(chan struct{})
-	go watchRSS(*pid, stop, peak)
+	go loadstat.WatchRSS(*pid, stop, peak)
 	for i := 0; i < *n; i++ {
 		wg.Add(1)
 		go func() {
@@ -95,42 +97,6 @@ func chat(client *http.Client, base, token, bot, user string) result {
 	return r
 }
 
-// watchRSS samples the server's resident memory and reports the peak.
-func watchRSS(pid int, stop <-chan struct{}, peak chan<- int64) {
-	var max int64
-	t := time.NewTicker(50 * time.Millisecond)
-	defer t.Stop()
-	for {
-		if kb := rss(pid); kb > max {
-			max = kb
-		}
-		select {
-		case <-stop:
-			peak <- max
-			return
-		case <-t.C:
-		}
-	}
-}
-
-func rss(pid int) int64 {
-	if pid == 0 {
-		return 0
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "VmRSS:") {
-			var kb int64
-			fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(line, "VmRSS:")), "%d", &kb)
-			return kb
-		}
-	}
-	return 0
-}
-
 func report(results []result, wall time.Duration, peakKB int64) {
 	var ttft, total []time.Duration
 	errs := map[string]int{}
@@ -147,8 +113,8 @@ func report(results []result, wall time.Duration, peakKB int64) {
 	fmt.Printf("chats: %d, ok: %d, errors: %d, wall: %s, peak server RSS: %d MB\n",
 		len(results), len(total), len(results)-len(total), wall.Round(time.Millisecond), peakKB/1024)
 	if len(total) > 0 {
-		fmt.Printf("time to first token: p50 %s  p95 %s  p99 %s\n", pct(ttft, 50), pct(ttft, 95), pct(ttft, 99))
-		fmt.Printf("whole chat:          p50 %s  p95 %s  p99 %s\n", pct(total, 50), pct(total, 95), pct(total, 99))
+		fmt.Printf("time to first token: p50 %s  p95 %s  p99 %s\n", loadstat.Pct(ttft, 50), loadstat.Pct(ttft, 95), loadstat.Pct(ttft, 99))
+		fmt.Printf("whole chat:          p50 %s  p95 %s  p99 %s\n", loadstat.Pct(total, 50), loadstat.Pct(total, 95), loadstat.Pct(total, 99))
 	}
 	for e, n := range errs {
 		fmt.Printf("error x%d: %s\n", n, e)
@@ -156,8 +122,4 @@ func report(results []result, wall time.Duration, peakKB int64) {
 	if len(errs) > 0 {
 		os.Exit(1)
 	}
-}
-
-func pct(d []time.Duration, p int) time.Duration {
-	return d[min(len(d)-1, len(d)*p/100)].Round(time.Millisecond / 10)
 }
