@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pergola-ai/pergola/infra/channels/channelfake"
 )
 
 // maxContent is where Discord refuses a message's content.
@@ -49,10 +51,9 @@ type Server struct {
 	priv ed25519.PrivateKey
 
 	mu       sync.Mutex
-	calls    []string
+	journal  channelfake.Journal[failure] // calls received, failures to answer next
 	messages []Message
 	tokens   map[string]bool // interaction tokens issued
-	fail     []failure
 	seq      int
 }
 
@@ -85,17 +86,13 @@ func (s *Server) PublicKey() string { return hex.EncodeToString(s.priv.Public().
 // FailNext makes the next call answer status: 429 carries Retry-After
 // and retry_after (seconds), others Discord's JSON error.
 func (s *Server) FailNext(status int, retryAfter float64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.fail = append(s.fail, failure{status: status, retryAfter: retryAfter})
+	s.journal.Fail(failure{status: status, retryAfter: retryAfter})
 }
 
 // Calls lists the requests received ("PATCH /webhooks/{app}/…"), in
 // order, refused ones included; interaction tokens show as "…".
 func (s *Server) Calls() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.calls...)
+	return s.journal.Calls()
 }
 
 // Messages lists the edits and follow-ups accepted, in order.
@@ -120,7 +117,7 @@ func (s *Server) MessagesOf(token string) []Message {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	path, ok := strings.CutPrefix(r.URL.EscapedPath(), "/api/v10")
 	s.record(r.Method, path)
-	if f, failing := s.nextFailure(); failing {
+	if f, failing := s.journal.Next(); failing {
 		writeFailure(w, f)
 		return
 	}
@@ -155,18 +152,5 @@ func (s *Server) record(method, path string) {
 	if len(parts) > 3 && parts[1] == "webhooks" {
 		parts[3] = "…"
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls = append(s.calls, method+" "+strings.Join(parts, "/"))
-}
-
-func (s *Server) nextFailure() (failure, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.fail) == 0 {
-		return failure{}, false
-	}
-	f := s.fail[0]
-	s.fail = s.fail[1:]
-	return f, true
+	s.journal.Record(method + " " + strings.Join(parts, "/"))
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pergola-ai/pergola/infra/channels/channelfake"
 )
 
 // App is an app the fake serves.
@@ -39,10 +41,9 @@ type Server struct {
 	apps []App
 
 	mu      sync.Mutex
-	calls   []string
+	journal channelfake.Journal[failure] // calls received, failures to answer next
 	replies []Reply
 	tokens  map[string]App
-	fail    []failure
 	seq     int
 	refuse  bool
 }
@@ -60,9 +61,7 @@ func New(t testing.TB, apps ...App) *Server {
 // FailNext makes the next call other than the token's answer status: 429
 // carries x-ogw-ratelimit-reset (seconds), 5xx a gateway page.
 func (s *Server) FailNext(status, retryAfter int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.fail = append(s.fail, failure{status: status, retryAfter: retryAfter})
+	s.journal.Fail(failure{status: status, retryAfter: retryAfter})
 }
 
 // RevokeTokens makes every token issued so far invalid (code 99991663).
@@ -82,9 +81,7 @@ func (s *Server) RefuseTokens() {
 
 // Calls lists the paths called, in order, refused ones included.
 func (s *Server) Calls() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.calls...)
+	return s.journal.Calls()
 }
 
 // Replies lists the replies accepted, in order.
@@ -100,7 +97,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.issueToken(w, r)
 		return
 	}
-	if f, failing := s.nextFailure(); failing {
+	if f, failing := s.journal.Next(); failing {
 		writeFailure(w, f)
 		return
 	}
@@ -190,20 +187,7 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) record(call string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls = append(s.calls, call)
-}
-
-func (s *Server) nextFailure() (failure, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.fail) == 0 {
-		return failure{}, false
-	}
-	f := s.fail[0]
-	s.fail = s.fail[1:]
-	return f, true
+	s.journal.Record(call)
 }
 
 func writeFailure(w http.ResponseWriter, f failure) {

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/pergola-ai/pergola/infra/channels/channelfake"
 )
 
 // LINE's limits on one reply or push.
@@ -48,9 +50,8 @@ type Server struct {
 	AllowHTTPWebhook bool
 
 	mu        sync.Mutex
-	calls     []string
+	journal   channelfake.Journal[failure] // calls received, failures to answer next
 	sent      []Sent
-	fail      []failure
 	tokens    map[string]string // reply token → to, until used
 	retryKeys map[string]bool
 	webhook   string
@@ -70,9 +71,7 @@ func New(t testing.TB, bot Bot) *Server {
 // FailNext makes the next call answer status (429 with Retry-After
 // seconds when retryAfter > 0).
 func (s *Server) FailNext(status, retryAfter int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.fail = append(s.fail, failure{status: status, retryAfter: retryAfter})
+	s.journal.Fail(failure{status: status, retryAfter: retryAfter})
 }
 
 // ExpireReplyTokens makes every reply token issued so far invalid, as
@@ -85,9 +84,7 @@ func (s *Server) ExpireReplyTokens() {
 
 // Calls lists the calls received as "METHOD path", refused ones included.
 func (s *Server) Calls() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.calls...)
+	return s.journal.Calls()
 }
 
 // Sent lists the replies and pushes accepted, in order.
@@ -106,7 +103,7 @@ func (s *Server) Webhook() string {
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.record(r.Method + " " + r.URL.Path)
-	if f, failing := s.nextFailure(); failing {
+	if f, failing := s.journal.Next(); failing {
 		writeFailure(w, f)
 		return
 	}

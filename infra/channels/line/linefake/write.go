@@ -17,20 +17,7 @@ func (s *Server) accept(via, to string, b sendBody) {
 }
 
 func (s *Server) record(call string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls = append(s.calls, call)
-}
-
-func (s *Server) nextFailure() (failure, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.fail) == 0 {
-		return failure{}, false
-	}
-	f := s.fail[0]
-	s.fail = s.fail[1:]
-	return f, true
+	s.journal.Record(call)
 }
 
 func writeFailure(w http.ResponseWriter, f failure) {

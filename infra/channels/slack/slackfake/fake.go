@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pergola-ai/pergola/infra/channels/channelfake"
 )
 
 // maxText is where Slack refuses a message as msg_too_long.
@@ -41,11 +43,10 @@ type Server struct {
 	*httptest.Server
 	bot Bot
 
-	mu     sync.Mutex
-	calls  []string
-	posted []Posted
-	fail   []failure
-	seq    int
+	mu      sync.Mutex
+	journal channelfake.Journal[failure] // calls received, failures to answer next
+	posted  []Posted
+	seq     int
 }
 
 type failure struct{ status, retryAfter int }
@@ -65,16 +66,12 @@ func (s *Server) APIURL() string { return s.URL + "/api" }
 // FailNext makes the next call answer status: 429 carries Retry-After
 // (seconds), others an HTML error page as Slack's front ends send.
 func (s *Server) FailNext(status, retryAfter int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.fail = append(s.fail, failure{status: status, retryAfter: retryAfter})
+	s.journal.Fail(failure{status: status, retryAfter: retryAfter})
 }
 
 // Calls lists the methods called, in order, refused ones included.
 func (s *Server) Calls() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.calls...)
+	return s.journal.Calls()
 }
 
 // Posted lists the messages accepted, in order.
@@ -91,7 +88,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if f, failing := s.nextFailure(); failing {
+	if f, failing := s.journal.Next(); failing {
 		writeFailure(w, f)
 		return
 	}
@@ -159,20 +156,7 @@ func (s *Server) accept(m Posted) string {
 }
 
 func (s *Server) record(method string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls = append(s.calls, method)
-}
-
-func (s *Server) nextFailure() (failure, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.fail) == 0 {
-		return failure{}, false
-	}
-	f := s.fail[0]
-	s.fail = s.fail[1:]
-	return f, true
+	s.journal.Record(method)
 }
 
 // readParams reads a form or JSON body into strings, as the Web API

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pergola-ai/pergola/infra/channels/channelfake"
 )
 
 // Bot is the bot the fake serves.
@@ -52,10 +54,9 @@ type Server struct {
 	AllowHTTPWebhook bool
 
 	mu      sync.Mutex
-	calls   []string
+	journal channelfake.Journal[failure] // calls received, failures to answer next
 	sent    []Sent
 	webhook Webhook
-	fail    []failure
 	nextID  int64
 }
 
@@ -76,24 +77,18 @@ func New(t testing.TB, bot Bot) *Server {
 // FailNext makes the next call answer status: 429 carries
 // parameters.retry_after (seconds), others an Internal Server Error.
 func (s *Server) FailNext(status, retryAfter int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.fail = append(s.fail, failure{status: status, retryAfter: retryAfter})
+	s.journal.Fail(failure{status: status, retryAfter: retryAfter})
 }
 
 // FailNextWith makes the next call answer an error with status and
 // Telegram's description, e.g. 400 "Bad Request: can't parse entities: …".
 func (s *Server) FailNextWith(status int, description string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.fail = append(s.fail, failure{status: status, description: description})
+	s.journal.Fail(failure{status: status, description: description})
 }
 
 // Calls lists the methods called, in order, wrong tokens included.
 func (s *Server) Calls() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.calls...)
+	return s.journal.Calls()
 }
 
 // Sent lists the messages accepted, in order.
@@ -149,7 +144,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "Unauthorized", 0)
 		return
 	}
-	if f, failing := s.nextFailure(); failing {
+	if f, failing := s.journal.Next(); failing {
 		writeFailure(w, f)
 		return
 	}
@@ -185,20 +180,7 @@ func splitPath(path string) (token, method string, ok bool) {
 }
 
 func (s *Server) record(method string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls = append(s.calls, method)
-}
-
-func (s *Server) nextFailure() (failure, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.fail) == 0 {
-		return failure{}, false
-	}
-	f := s.fail[0]
-	s.fail = s.fail[1:]
-	return f, true
+	s.journal.Record(method)
 }
 
 func (s *Server) setWebhook(w http.ResponseWriter, p params) {

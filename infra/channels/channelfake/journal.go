@@ -1,0 +1,47 @@
+// Package channelfake holds what the fake platforms of the channel tests
+// share: the journal of the calls a fake received and of the failures a
+// test asked it to answer next.
+package channelfake
+
+import "sync"
+
+// Journal records calls and queues failures of type F. It is safe for
+// concurrent use; the zero value is ready.
+type Journal[F any] struct {
+	mu    sync.Mutex
+	calls []string
+	fail  []F
+}
+
+// Record notes one call received.
+func (j *Journal[F]) Record(call string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.calls = append(j.calls, call)
+}
+
+// Calls lists the calls received, in order.
+func (j *Journal[F]) Calls() []string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return append([]string(nil), j.calls...)
+}
+
+// Fail queues f as the answer of a coming call.
+func (j *Journal[F]) Fail(f F) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.fail = append(j.fail, f)
+}
+
+// Next takes the next queued failure, if any.
+func (j *Journal[F]) Next() (F, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var f F
+	if len(j.fail) == 0 {
+		return f, false
+	}
+	f, j.fail = j.fail[0], j.fail[1:]
+	return f, true
+}
