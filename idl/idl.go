@@ -1,6 +1,7 @@
 // Package idl embeds Pergola's HTTP contract: one OpenAPI 3 document per
-// surface. Merged returns them as the single document served at
-// /openapi.yaml.
+// surface. Merged joins them into one document; the server serves the copy
+// `go generate ./idl/merged` makes of it (package idl/merged), so that
+// start-up does not parse and merge YAML.
 package idl
 
 import (

@@ -62,7 +62,14 @@ ensure_redis() {
   wait_port "$REDIS_PORT" || { log "Redis did not start"; return 1; }
 }
 
+# The web chat's browser tests drive Debian's Chromium (headless).
+ensure_chromium() {
+  if [ -x /usr/bin/chromium ]; then return 0; fi
+  apt_install chromium
+}
+
 ensure_mariadb
 ensure_redis
+ensure_chromium
 export PERGOLA_TEST_REDIS_ADDR="${PERGOLA_TEST_REDIS_ADDR:-127.0.0.1:$REDIS_PORT}"
 log "MariaDB on :$MYSQL_PORT and Redis on :$REDIS_PORT are up"

@@ -68,6 +68,12 @@ type nodeSpec struct {
 	// streamField is the text output of an llm node, which a streamed run
 	// can stream into the end and message nodes showing it.
 	streamField string
+	// asks marks question and input nodes, which stop a run to wait for
+	// an answer.
+	asks bool
+	// long marks nodes that may take long though they are not blocking
+	// (code nodes time themselves out).
+	long bool
 }
 
 // checker checks a definition and keeps what compiling it needs.

@@ -18,6 +18,8 @@ type Compiled struct {
 	outputs []Param
 	text    bool
 	nodes   int
+	asks    bool
+	waits   bool
 }
 
 // Key returns the cache key the workflow was compiled under.
@@ -153,7 +155,8 @@ func (e *Engine) compile(ctx context.Context, key string, def *Definition, opts 
 	if err != nil {
 		return nil, err
 	}
-	c := &Compiled{key: key, plan: plan, params: g.start.spec.outputs, nodes: len(g.nodes)}
+	c := &Compiled{key: key, plan: plan, params: g.start.spec.outputs, nodes: len(g.nodes), asks: plan.asks(),
+		waits: plan.waits()}
 	end := plan.nodes[g.end.index]
 	c.outputs, c.text = end.outputs, end.spec.text != nil
 	return c, nil

@@ -61,8 +61,9 @@ func (codeKind) check(c *checker, n *Node) *nodeSpec {
 	if len(n.Outputs) == 0 {
 		c.fail(nodeField(n, "outputs"), "declare the outputs main returns")
 	}
-	// Not blocking: the JavaScript runner enforces the node's timeout itself.
-	return &nodeSpec{outputs: c.declaredOr(n, nil),
+	// Not blocking: the JavaScript runner enforces the node's timeout
+	// itself. It may run for long, though.
+	return &nodeSpec{outputs: c.declaredOr(n, nil), long: true,
 		runner: runFunc(func(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any, error) {
 			res, err := x.rc.eng.code.Run(ctx, prog, in, x.pn.timeout)
 			x.logs = res.Logs

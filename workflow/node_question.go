@@ -40,7 +40,7 @@ func (questionKind) check(c *checker, n *Node) *nodeSpec {
 		return nil
 	}
 	r := &questionRunner{cfg: cfg, question: t}
-	spec := &nodeSpec{runner: r, outputs: []Param{P("answer", TypeString)}}
+	spec := &nodeSpec{runner: r, outputs: []Param{P("answer", TypeString)}, asks: true}
 	switch cfg.AnswerType {
 	case "", "text":
 		if len(cfg.Options) > 0 {
@@ -156,7 +156,7 @@ func (formKind) check(c *checker, n *Node) *nodeSpec {
 		return nil
 	}
 	fields := c.declaredOr(n, nil)
-	return &nodeSpec{outputs: fields, runner: runFunc(func(_ context.Context, x *nodeCtx, _ map[string]any) (map[string]any, error) {
+	return &nodeSpec{outputs: fields, asks: true, runner: runFunc(func(_ context.Context, x *nodeCtx, _ map[string]any) (map[string]any, error) {
 		key := x.f.nodeKey(x.pn)
 		answer, ok := x.rc.answer(key)
 		if !ok {

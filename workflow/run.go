@@ -29,6 +29,10 @@ type RunInput struct {
 	// added (Checkpoint.Answer): the run replays what was done and goes
 	// on from the node that asked. Params must be those of the first run.
 	Resume *Checkpoint
+	// OwnHistory keeps the run's node records from the engine's
+	// HistorySink: the caller stores them itself, from RunResult.Nodes (or
+	// RunError.Result.Nodes), when the run ends.
+	OwnHistory bool
 }
 
 // RunResult is what a finished run returns.
@@ -222,7 +226,7 @@ func (rc *runCtx) record(ctx context.Context, rec NodeRecord) {
 	rc.records = append(rc.records, rec)
 	rc.usage.add(rec.Usage)
 	rc.mu.Unlock()
-	if h := rc.eng.ports.History; h != nil {
+	if h := rc.eng.ports.History; h != nil && !rc.in.OwnHistory {
 		h.NodeFinished(ctx, rec)
 	}
 	if rc.in.Events != nil {

@@ -23,5 +23,6 @@ func (s *Service) Delete(ctx context.Context, p identity.Principal, botID int64)
 	if err := s.store.DeleteBot(ctx, b.WorkspaceID, botID); err != nil {
 		return fmt.Errorf("delete bot %d: %w", botID, err)
 	}
+	s.invalidate(ctx, botID)
 	return nil
 }

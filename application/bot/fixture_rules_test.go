@@ -55,12 +55,19 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	return newEnvOn(t, sqlstore.Config{SQLitePath: filepath.Join(t.TempDir(), "p.db")})
+}
+
+// newEnvOn is newEnv on the database cfg names.
+func newEnvOn(t *testing.T, cfg sqlstore.Config) *env {
+	t.Helper()
 	ctx := context.Background()
 	box, err := secret.NewBox(bytes.Repeat([]byte{5}, secret.KeySize))
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := sqlstore.Open(ctx, sqlstore.Config{SQLitePath: filepath.Join(t.TempDir(), "p.db"), Cipher: box})
+	cfg.Cipher = box
+	db, err := sqlstore.Open(ctx, cfg)
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}

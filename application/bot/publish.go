@@ -41,6 +41,7 @@ func (s *Service) Publish(ctx context.Context, p identity.Principal, botID int64
 	if err := s.store.PublishBot(ctx, b.WorkspaceID, v); err != nil {
 		return nil, fmt.Errorf("publish bot %d: %w", botID, err)
 	}
+	s.invalidate(ctx, botID)
 	return v, nil
 }
 

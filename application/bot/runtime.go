@@ -15,9 +15,18 @@ import (
 // bot never published fails with errs.ErrInvalid on bot_id. With draft
 // true it is the draft and version 0 (key a compiled draft by the bot's
 // DraftRevision). It needs the chat scope and membership of the bot's
-// workspace; an unreachable bot is errs.ErrNotFound. The configuration
-// returned must not be modified.
+// workspace; an unreachable bot is errs.ErrNotFound. The bot and
+// configuration returned are shared (a published version is decoded once
+// and cached): they must not be modified.
 func (s *Service) ResolveForChat(ctx context.Context, p identity.Principal, botID int64, draft bool) (*bot.Bot, *bot.Config, int64, error) {
+	if err := p.RequireScope(identity.ScopeChat); err != nil {
+		return nil, nil, 0, err
+	}
+	if !draft {
+		if b, cfg, n, ok, err := s.resolveCached(ctx, p, botID); ok {
+			return b, cfg, n, err
+		}
+	}
 	b, _, err := s.reach(ctx, p, botID, identity.ScopeChat)
 	if err != nil {
 		return nil, nil, 0, err
@@ -38,8 +47,12 @@ func (s *Service) ResolveForChat(ctx context.Context, p identity.Principal, botI
 // ResolvePublished returns the bot and the version last published to a
 // connector (a channel id, or ConnectorChatSDK), for the channel runtime,
 // which authenticates its callers itself: it checks no access. A bot not
-// published there fails with errs.ErrForbidden saying so.
+// published there fails with errs.ErrForbidden saying so. The bot and
+// version returned must not be modified.
 func (s *Service) ResolvePublished(ctx context.Context, botID int64, connector string) (*bot.Bot, *bot.Version, error) {
+	if o, err := s.cachedOnline(ctx, botID, connector); err == nil {
+		return o.bot, o.version, nil
+	}
 	b, err := s.store.GetBot(ctx, botID)
 	if err != nil {
 		return nil, nil, fmt.Errorf("resolve bot %d: %w", botID, err)

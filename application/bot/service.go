@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/pergola-ai/pergola/application/invalidation"
 	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/channel"
 	"github.com/pergola-ai/pergola/domain/errs"
@@ -83,6 +84,8 @@ type Service struct {
 	plugins    PluginBinder
 	tables     TableBinder
 	workflows  WorkflowBinder
+	hub        *invalidation.Hub
+	online     *invalidation.Cache[online]
 }
 
 // WithWorkflows lets bots bind workflows as tools, checked by b.

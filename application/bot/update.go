@@ -50,6 +50,7 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, botID int64,
 		if err != nil {
 			return nil, fmt.Errorf("update bot %d: %w", botID, err)
 		}
+		s.invalidate(ctx, botID) // the cached bot beside its published versions
 		return saved, nil
 	}
 	return nil, errs.Conflict("bot %d is being changed by someone else; reload it and try again", botID)

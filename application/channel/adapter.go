@@ -67,3 +67,44 @@ type Adapter interface {
 	// channel is then marked failing).
 	Deliver(ctx context.Context, c *channel.Channel, reply json.RawMessage, text string) error
 }
+
+// PartSender is an Adapter that sends a long answer as several messages,
+// one platform call each. The runtime then sends the parts itself and
+// records how many went out, so that a retry after a failure resumes at
+// the first part not sent instead of sending the others again.
+type PartSender interface {
+	Adapter
+	// Parts cuts an answer, Markdown, into the messages it is sent as,
+	// each within the platform's limit once converted; blank answers
+	// have no parts.
+	Parts(text string) []string
+	// SendPart sends part i (from 0) of an answer, Markdown, converted
+	// to the platform's dialect, to where reply says, once (as Deliver:
+	// the runtime retries). It returns the handle of the message made,
+	// as JSON of at most MaxHandle bytes: what Edit takes.
+	SendPart(ctx context.Context, c *channel.Channel, reply json.RawMessage, i int, text string) (json.RawMessage, error)
+}
+
+// Streamer is a PartSender whose platform lets the bot edit a message it
+// sent (Slack chat.update, Telegram editMessageText, Discord's original
+// interaction response, Feishu/Lark message update): the answer's first
+// message is posted as soon as the model wrote some text and grows in
+// place, at most one edit per RuntimeDeps.EditInterval; the final edit
+// carries the whole first part, and the other parts follow as new
+// messages.
+type Streamer interface {
+	PartSender
+	// Edit replaces the text of the message handle names (as SendPart
+	// returned it for part 0) with text, Markdown converted to the
+	// platform's dialect, once. A rate limit is an error with a
+	// RetryAfter() time.Duration method, or errs.ErrRateLimited; the
+	// runtime skips that edit.
+	Edit(ctx context.Context, c *channel.Channel, reply, handle json.RawMessage, text string) error
+	// MaxEdits is how many times the platform lets one message be
+	// edited; 0 means no limit. The runtime keeps the last for the
+	// final text.
+	MaxEdits() int
+}
+
+// MaxHandle bounds a message handle, in bytes (the deliveries store it).
+const MaxHandle = 1000

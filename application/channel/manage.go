@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 
 	"github.com/pergola-ai/pergola/domain/channel"
 	"github.com/pergola-ai/pergola/domain/errs"
@@ -47,15 +49,34 @@ type Patch struct {
 }
 
 // Update applies a patch to a channel of a bot. Secrets not sent (or sent
-// back masked) are kept. Bad input is errs.ErrInvalid naming the field,
-// with nothing written.
+// back masked) are kept. Changed settings are checked with the platform
+// as on creation (CheckCredentials, and the webhook registered again
+// when the public URL is set) before anything is stored; a failing
+// channel whose new settings pass is active again. Bad input is
+// errs.ErrInvalid naming the field, with nothing written.
 func (s *Service) Update(ctx context.Context, p identity.Principal, botID, id int64, patch Patch) (*channel.Channel, error) {
 	if _, _, err := s.bots.Access(ctx, p, botID); err != nil {
 		return nil, err
 	}
-	c, err := s.store.UpdateChannel(ctx, botID, id, func(c *channel.Channel) error { return s.apply(c, patch) })
+	was, err := s.store.GetChannel(ctx, id)
+	if errors.Is(err, errs.ErrNotFound) || (err == nil && was.BotID != botID) {
+		return nil, channelNotFound(id)
+	}
 	if err != nil {
-		if errors.Is(err, errs.ErrNotFound) || errors.Is(err, errs.ErrInvalid) {
+		return nil, fmt.Errorf("get channel %d: %w", id, err)
+	}
+	checked, err := s.recheck(ctx, was, patch)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.store.UpdateChannel(ctx, botID, id, func(c *channel.Channel) error {
+		if checked && !maps.EqualFunc(c.Settings, was.Settings, reflect.DeepEqual) {
+			return errs.Conflict("the settings of channel %d changed while the new ones were checked; send the change again", id)
+		}
+		return s.apply(c, patch, checked)
+	})
+	if err != nil {
+		if errors.Is(err, errs.ErrNotFound) || errors.Is(err, errs.ErrInvalid) || errors.Is(err, errs.ErrConflict) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("update channel %d: %w", id, err)
@@ -63,8 +84,30 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, botID, id in
 	return c, nil
 }
 
-// apply changes c as patch says.
-func (s *Service) apply(c *channel.Channel, patch Patch) error {
+// recheck applies patch to a copy of c and, when that changes its
+// settings, checks the new ones with the platform as Create does; it
+// reports whether it did. Nothing is stored.
+func (s *Service) recheck(ctx context.Context, c *channel.Channel, patch Patch) (bool, error) {
+	draft := *c
+	if err := s.apply(&draft, patch, false); err != nil {
+		return false, err
+	}
+	if maps.EqualFunc(draft.Settings, c.Settings, reflect.DeepEqual) {
+		return false, nil
+	}
+	platform := s.platform(c.Kind)
+	if err := platform.CheckCredentials(ctx, &draft); err != nil {
+		return false, err
+	}
+	if s.publicURL == "" {
+		return true, nil
+	}
+	return true, platform.RegisterWebhook(ctx, &draft, s.WebhookURL("", &draft))
+}
+
+// apply changes c as patch says; checked says its new settings passed
+// the platform's checks, which makes a failing channel active again.
+func (s *Service) apply(c *channel.Channel, patch Patch, checked bool) error {
 	if patch.Kind != nil && channel.Kind(*patch.Kind) != c.Kind {
 		return errs.Invalid("kind", "cannot change from %s; create a new channel of kind %q instead", c.Kind, *patch.Kind)
 	}
@@ -89,6 +132,9 @@ func (s *Service) apply(c *channel.Channel, patch Patch) error {
 		return err
 	}
 	c.Settings = settings
+	if checked && c.Status == channel.StatusFailing {
+		c.Status, c.StatusDetail = channel.StatusActive, ""
+	}
 	return nil
 }
 

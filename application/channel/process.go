@@ -14,8 +14,9 @@ import (
 const NotTextAnswer = "Sorry, I can only read text messages. Please send your question as text."
 
 // answer runs the chat turn of an event (or the fixed answer to a message
-// that is not text) and records the answer, or the failure.
-func (r *Runtime) answer(ctx context.Context, c *channel.Channel, d *channel.Delivery) *channel.Delivery {
+// that is not text) and records the answer, or the failure. st, when
+// set, streams the answer while the model writes it.
+func (r *Runtime) answer(ctx context.Context, c *channel.Channel, d *channel.Delivery, st *streamer) *channel.Delivery {
 	if d.NotText {
 		return r.update(ctx, d, func(x *channel.Delivery) { x.Status, x.Answer = channel.DeliveryAnswered, NotTextAnswer })
 	}
@@ -23,14 +24,16 @@ func (r *Runtime) answer(ctx context.Context, c *channel.Channel, d *channel.Del
 	if err != nil {
 		return r.fail(ctx, d, "conversation: "+err.Error())
 	}
-	ans, err := r.turn(ctx, c, d, convID)
+	ans, err := r.turn(ctx, c, d, convID, st)
 	if errors.Is(err, errs.ErrNotFound) && convID != 0 {
-		ans, err = r.turn(ctx, c, d, 0) // its conversation was deleted: a new one
+		ans, err = r.turn(ctx, c, d, 0, st) // its conversation was deleted: a new one
 	}
 	if err != nil && ctx.Err() != nil {
+		st.finish()
 		return d // shutting down: the queue gives the event to another process
 	}
 	if err != nil {
+		st.interrupted(ctx)
 		return r.fail(ctx, d, "the bot did not answer: "+err.Error())
 	}
 	r.mapConversation(ctx, c, d.ConversationKey, convID, ans.ConversationID)
@@ -40,9 +43,9 @@ func (r *Runtime) answer(ctx context.Context, c *channel.Channel, d *channel.Del
 }
 
 // turn runs the chat turn of an event in conversation convID (0: new).
-func (r *Runtime) turn(ctx context.Context, c *channel.Channel, d *channel.Delivery, convID int64) (TurnAnswer, error) {
+func (r *Runtime) turn(ctx context.Context, c *channel.Channel, d *channel.Delivery, convID int64, st *streamer) (TurnAnswer, error) {
 	return r.d.Turns.Answer(ctx, TurnRequest{BotID: c.BotID, ChannelID: c.ConnectorID(),
-		ConversationID: convID, UserID: d.EndUser, Text: d.Text})
+		ConversationID: convID, UserID: d.EndUser, Text: d.Text, Progress: st.progressFunc()})
 }
 
 // mapConversation records the conversation a platform conversation key
@@ -62,8 +65,8 @@ func (r *Runtime) mapConversation(ctx context.Context, c *channel.Channel, key s
 
 // deliver sends the answer through the adapter, retrying with a doubling
 // backoff; a refused token marks the channel failing. The answer stays
-// stored with the chat either way.
-func (r *Runtime) deliver(ctx context.Context, c *channel.Channel, d *channel.Delivery) {
+// stored with the chat either way. sent is what streaming showed of it.
+func (r *Runtime) deliver(ctx context.Context, c *channel.Channel, d *channel.Delivery, sent streamed) {
 	a, ok := r.d.Adapters[c.Kind]
 	if !ok {
 		r.fail(ctx, d, "no adapter delivers "+string(c.Kind)+" answers")
@@ -72,7 +75,7 @@ func (r *Runtime) deliver(ctx context.Context, c *channel.Channel, d *channel.De
 	wait := r.d.Backoff
 	var err error
 	for attempt := 1; attempt <= r.d.DeliveryAttempts; attempt++ {
-		err = send(ctx, a, c, d)
+		d, err = r.send(ctx, a, c, d, sent)
 		d = r.update(ctx, d, func(x *channel.Delivery) { x.Attempts = attempt })
 		if err == nil {
 			r.update(ctx, d, func(x *channel.Delivery) { x.Status, x.Error, x.LatencyMS = channel.DeliveryDelivered, "", r.since(x) })
@@ -137,14 +140,6 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	case <-t.C:
 		return true
 	}
-}
-
-// send delivers d's answer once through a.
-func send(ctx context.Context, a Adapter, c *channel.Channel, d *channel.Delivery) error {
-	if rd, ok := a.(RecordDeliverer); ok {
-		return rd.DeliverRecord(ctx, c, d)
-	}
-	return a.Deliver(ctx, c, d.Reply, d.Answer)
 }
 
 // permanent reports whether retrying a send cannot help.

@@ -80,64 +80,99 @@ func (r *Runtime) receiveInline(ctx context.Context, c *channel.Channel, il Inli
 		return Reaction{}, err
 	}
 	if created {
-		d = r.answer(context.WithoutCancel(ctx), c, d)
-		d = r.finishInline(context.WithoutCancel(ctx), d)
+		if d, err = r.answerInline(context.WithoutCancel(ctx), c, d); err != nil {
+			return Reaction{}, err
+		}
 	} else if !d.Done() {
 		return Reaction{}, errs.Conflict("event %s is being answered; retry in a few seconds for its answer", d.EventID)
 	}
 	return il.InlineReaction(c, d)
 }
 
-// finishInline records an inline answer as delivered: the response that
-// carries it is the send.
-func (r *Runtime) finishInline(ctx context.Context, d *channel.Delivery) *channel.Delivery {
+// answerInline answers an inline event, after the events of its
+// conversation before it, and records the answer as delivered: the
+// response that carries it is the send. When the conversation's lock
+// cannot be had, the event is left failed and the error returned.
+func (r *Runtime) answerInline(ctx context.Context, c *channel.Channel, d *channel.Delivery) (*channel.Delivery, error) {
+	release, err := r.holdConversation(ctx, c, d.ConversationKey)
+	if err != nil {
+		r.fail(ctx, d, "not processed: "+err.Error())
+		return nil, fmt.Errorf("lock the conversation of event %s: %w", d.EventID, err)
+	}
+	defer release()
+	d = r.answer(ctx, c, d, nil)
 	if d.Status != channel.DeliveryAnswered {
-		return d
+		return d, nil
 	}
 	return r.update(ctx, d, func(x *channel.Delivery) {
 		x.Status, x.Attempts, x.LatencyMS = channel.DeliveryDelivered, 1, r.since(x)
-	})
+	}), nil
 }
 
-// HandleEvent processes one queued event: the worker's handler. An
-// event already done is skipped, so a redelivered message does no harm.
+// HandleEvent processes one queued event: the worker's handler. The
+// events of one platform conversation are processed one at a time, in
+// any process; an event already done is skipped, so a redelivered
+// message does no harm.
 func (r *Runtime) HandleEvent(ctx context.Context, payload []byte) error {
 	var q queued
 	if err := json.Unmarshal(payload, &q); err != nil || q.Event == 0 {
 		r.d.Log.Warn("channels: dropped a malformed queue message", "payload", string(payload))
 		return nil
 	}
-	d, err := r.d.Events.GetEvent(ctx, q.Event)
-	if errors.Is(err, errs.ErrNotFound) {
-		return nil // its channel was deleted
+	d, c, err := r.pending(ctx, q.Event)
+	if d == nil || err != nil {
+		return err
+	}
+	release, err := r.holdConversation(ctx, c, d.ConversationKey)
+	if err != nil {
+		return fmt.Errorf("lock the conversation of event %d: %w", d.ID, err)
+	}
+	defer release()
+	// Read again under the lock: another worker may have processed it.
+	if d, c, err = r.pending(ctx, q.Event); d != nil && err == nil {
+		r.process(ctx, c, d)
 	}
 	if err != nil {
 		return err
 	}
-	if d.Done() {
-		return nil
-	}
-	c, err := r.d.Channels.GetChannel(ctx, d.ChannelID)
-	if errors.Is(err, errs.ErrNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	r.process(ctx, c, d)
 	return ctx.Err() // a worker stopped half-way leaves the message for another
 }
 
-// process answers an event and delivers the answer.
+// pending loads a queued event that is not done and its channel; nil
+// (and no error) when there is nothing to do: the event is done, or it or
+// its channel was deleted.
+func (r *Runtime) pending(ctx context.Context, id int64) (*channel.Delivery, *channel.Channel, error) {
+	d, err := r.d.Events.GetEvent(ctx, id)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, nil, nil
+	}
+	if err != nil || d.Done() {
+		return nil, nil, err
+	}
+	c, err := r.d.Channels.GetChannel(ctx, d.ChannelID)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, c, nil
+}
+
+// process answers an event and delivers the answer, streaming it where
+// the kind edits messages.
 func (r *Runtime) process(ctx context.Context, c *channel.Channel, d *channel.Delivery) {
 	if !c.Serves() {
 		r.fail(ctx, d, "not processed: channel "+strconv.FormatInt(c.ID, 10)+" was disabled")
 		return
 	}
+	var sent streamed
 	if d.Status == channel.DeliveryReceived {
-		d = r.answer(ctx, c, d)
+		st := r.stream(ctx, c, d)
+		d = r.answer(ctx, c, d, st)
+		sent.handle, sent.shown = st.finish()
 	}
 	if d.Status == channel.DeliveryAnswered {
-		r.deliver(ctx, c, d)
+		r.deliver(ctx, c, d, sent)
 	}
 }

@@ -29,6 +29,11 @@ type TurnRequest struct {
 	ConversationID int64  // 0: a new conversation
 	UserID         string // "{kind}:{platform user id}"
 	Text           string
+	// Progress, when set, is called with the answer's text so far each
+	// time the model adds to it (the answers of the turn joined as the
+	// final TurnAnswer.Text joins them). It is called on the chat's own
+	// goroutines and must return at once.
+	Progress func(text string)
 }
 
 // TurnAnswer is the bot's answer to a TurnRequest.
@@ -75,6 +80,17 @@ type RuntimeDeps struct {
 	// Backoff is the wait before the second send, doubled after each
 	// failure; 0 means 500ms.
 	Backoff time.Duration
+	// EditInterval is the least time between two sends of a streamed
+	// answer (the first message and its edits); 0 means 1s, about what
+	// the platforms' rate limits allow per chat.
+	EditInterval time.Duration
+	// Locker serializes the events of one platform conversation across
+	// processes (infra/memory.Locker in one process, infra/redis.Locker
+	// shared); nil locks within this process only.
+	Locker Locker
+	// LockTTL is how long a conversation's lock outlives a process that
+	// died holding it; it is renewed while held. 0 means 30s.
+	LockTTL time.Duration
 }
 
 // Runtime receives the events platforms post to channels, answers them
@@ -94,6 +110,15 @@ func NewRuntime(d RuntimeDeps) *Runtime {
 	}
 	if d.Backoff <= 0 {
 		d.Backoff = 500 * time.Millisecond
+	}
+	if d.EditInterval <= 0 {
+		d.EditInterval = time.Second
+	}
+	if d.Locker == nil {
+		d.Locker = newLocalLocker()
+	}
+	if d.LockTTL <= 0 {
+		d.LockTTL = 30 * time.Second
 	}
 	return &Runtime{d: d}
 }

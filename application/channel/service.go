@@ -98,13 +98,39 @@ func (s *Service) platform(k channel.Kind) Platform {
 }
 
 // WebhookURL is where the platform of c posts its events:
-// {public URL or requestBase}/channels/{kind}/{id}.
+// {public URL or requestBase}/channels/{kind}/{id}; "" for a web chat,
+// which takes no events from a platform (see ChatURL).
 func (s *Service) WebhookURL(requestBase string, c *channel.Channel) string {
-	base := s.publicURL
-	if base == "" {
-		base = requestBase
+	if c.Kind == channel.KindWeb {
+		return ""
 	}
-	return base + "/channels/" + string(c.Kind) + "/" + strconv.FormatInt(c.ID, 10)
+	return s.base(requestBase) + "/channels/" + string(c.Kind) + "/" + strconv.FormatInt(c.ID, 10)
+}
+
+// ChatURL is the hosted page of a web chat, {public URL or
+// requestBase}/chat/{id}; "" for other kinds.
+func (s *Service) ChatURL(requestBase string, c *channel.Channel) string {
+	if c.Kind != channel.KindWeb {
+		return ""
+	}
+	return s.base(requestBase) + "/chat/" + strconv.FormatInt(c.ID, 10)
+}
+
+// EmbedHTML is the snippet a site adds to its pages to show a web chat's
+// bubble; "" for other kinds.
+func (s *Service) EmbedHTML(requestBase string, c *channel.Channel) string {
+	if c.Kind != channel.KindWeb {
+		return ""
+	}
+	return `<script src="` + s.base(requestBase) + `/embed.js" data-channel="` + strconv.FormatInt(c.ID, 10) + `" async></script>`
+}
+
+// base is PERGOLA_PUBLIC_URL, or the base of the request when unset.
+func (s *Service) base(requestBase string) string {
+	if s.publicURL != "" {
+		return s.publicURL
+	}
+	return requestBase
 }
 
 func channelNotFound(id int64) error { return errs.NotFound("channel", strconv.FormatInt(id, 10)) }

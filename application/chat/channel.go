@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 
+	convapp "github.com/pergola-ai/pergola/application/conversation"
+
 	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/identity"
+	"github.com/pergola-ai/pergola/domain/variable"
 )
 
 // Published resolves the bot version last published to a channel;
@@ -54,11 +57,16 @@ func (s *Service) StartForChannel(ctx context.Context, req ChannelRequest, sink 
 		return nil, err
 	}
 	owner := identity.Principal{UserID: b.CreatorID, Scopes: []string{identity.ScopeChat}}
-	conv, err := s.d.Conversations.ResolveConversation(ctx, owner, req.ConversationID, b.ID, req.ChannelID)
+	values := s.prefetchValues(ctx, variable.Scope{BotID: b.ID, ConnectorID: req.ChannelID, UserID: req.UserID}, v.Config.Variables)
+	// The channel vouches for the end user, not for the creator's
+	// membership: MemberOf stays 0, so it is checked.
+	conv, history, err := s.d.Conversations.ResolveTurn(ctx, owner, convapp.TurnQuery{ConversationID: req.ConversationID,
+		BotID: b.ID, ConnectorID: req.ChannelID, HistoryRounds: v.Config.HistoryRounds})
 	if err != nil {
 		return nil, err
 	}
-	pl := turnPlan{bot: b, cfg: &v.Config, compiled: c, version: v.Number, conv: conv, connector: req.ChannelID}
+	pl := turnPlan{bot: b, cfg: &v.Config, compiled: c, version: v.Number, conv: conv, history: history, values: values,
+		connector: req.ChannelID}
 	return s.begin(ctx, pl, Request{BotID: b.ID, ConversationID: conv.ID, UserID: req.UserID,
 		AdditionalMessages: msgs, AutoSaveHistory: true}, sink)
 }

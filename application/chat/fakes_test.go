@@ -10,6 +10,7 @@ import (
 
 	"github.com/cloudwego/eino/components/model"
 
+	convapp "github.com/pergola-ai/pergola/application/conversation"
 	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/errs"
@@ -81,6 +82,15 @@ func (m *memStore) ResolveConversation(_ context.Context, _ identity.Principal, 
 	}
 	c := m.conv
 	return &c, nil
+}
+
+func (m *memStore) ResolveTurn(ctx context.Context, p identity.Principal, q convapp.TurnQuery) (*conversation.Conversation, []conversation.Message, error) {
+	c, err := m.ResolveConversation(ctx, p, q.ConversationID, q.BotID, q.ConnectorID)
+	if err != nil || q.ConversationID == 0 {
+		return c, nil, err
+	}
+	history, err := m.History(ctx, c.ID, c.SectionID, q.HistoryRounds)
+	return c, history, err
 }
 
 func (m *memStore) ValidateMessages(at string, msgs []InputMessage) error {
@@ -203,6 +213,21 @@ func (m *memStore) FinishChat(ctx context.Context, conv, id int64, msgs []*conve
 		return nil, err
 	}
 	return c, m.CreateMessages(ctx, msgs...)
+}
+
+// EndTurn writes outcome while the chat is in progress, as the SQL store
+// does, and otherwise lets fallback decide on the stored chat.
+func (m *memStore) EndTurn(ctx context.Context, outcome *conversation.Chat, msgs []*conversation.Message, fallback func(*conversation.Chat) error) (*conversation.Chat, error) {
+	m.mu.Lock()
+	stored, ok := m.chats[outcome.ID]
+	if ok && stored.Status == conversation.ChatInProgress {
+		m.chats[outcome.ID] = *outcome
+		m.mu.Unlock()
+		c := *outcome
+		return &c, m.CreateMessages(ctx, msgs...)
+	}
+	m.mu.Unlock()
+	return m.FinishChat(ctx, outcome.ConversationID, outcome.ID, msgs, fallback)
 }
 
 // countingModels builds real eino-ext OpenAI clients and counts builds.

@@ -31,6 +31,11 @@ type Conversations interface {
 	// ResolveConversation loads and authorizes a conversation, or opens
 	// a new one for the bot when id is 0.
 	ResolveConversation(ctx context.Context, p identity.Principal, id, botID int64, connectorID string) (*conversation.Conversation, error)
+	// ResolveTurn is ResolveConversation for a turn: it returns the
+	// history too (role, type and content of each message), read with the
+	// conversation, and trusts q.MemberOf for the membership the runtime
+	// already checked.
+	ResolveTurn(ctx context.Context, p identity.Principal, q convapp.TurnQuery) (*conversation.Conversation, []conversation.Message, error)
 	// ValidateMessages checks messages sent with a chat; errors name
 	// at[i] and the field.
 	ValidateMessages(at string, msgs []InputMessage) error
@@ -55,6 +60,18 @@ type ToolResumer interface {
 	// the model continues with. errs.ErrInvalid: the message does not
 	// answer the question, which stays open.
 	ResumeTool(ctx context.Context, b *bot.Bot, asked, answer string) (result string, answered bool, err error)
+}
+
+// ChatStore keeps chats: the domain's store, and EndTurn, which ends a
+// turn this process ran in one write without reading the chat first
+// (sqlstore.ChatStore implements it).
+type ChatStore interface {
+	conversation.ChatStore
+	// EndTurn stores msgs and outcome, the chat as the turn leaves it,
+	// in one transaction while the chat is in progress; when it is not
+	// any more, fallback decides on the chat as stored, as FinishChat's
+	// fn does. errs.ErrConflict: the messages are stored already.
+	EndTurn(ctx context.Context, outcome *conversation.Chat, msgs []*conversation.Message, fallback func(*conversation.Chat) error) (*conversation.Chat, error)
 }
 
 // Models resolves a bot's model configuration.

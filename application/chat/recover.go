@@ -105,22 +105,22 @@ func (r *recovery) tick(ctx context.Context) {
 // database does not answer.
 const finishRetryFor = 2 * time.Minute
 
-// finishChat is Chats.FinishChat retried with backoff for up to
-// finishRetryFor when the store fails (the database restarting): the
-// answer is kept rather than lost, and the chat does not stay in progress
-// on a live process. Messages carry their ids, so a retry after a commit
-// whose answer was lost stores nothing twice (it fails as a duplicate).
-func (s *Service) finishChat(ctx context.Context, conversationID, id int64, msgs []*conversation.Message,
-	fn func(*conversation.Chat) error) (*conversation.Chat, error) {
+// endTurn is Chats.EndTurn retried with backoff for up to finishRetryFor
+// when the store fails (the database restarting): the answer is kept
+// rather than lost, and the chat does not stay in progress on a live
+// process. Messages carry their ids, so a retry after a commit whose
+// answer was lost stores nothing twice (it fails as a duplicate).
+func (s *Service) endTurn(ctx context.Context, outcome *conversation.Chat, msgs []*conversation.Message,
+	fallback func(*conversation.Chat) error) (*conversation.Chat, error) {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishRetryFor)
 	defer cancel()
 	wait := 250 * time.Millisecond
 	for {
-		c, err := s.d.Chats.FinishChat(wctx, conversationID, id, msgs, fn)
+		c, err := s.d.Chats.EndTurn(wctx, outcome, msgs, fallback)
 		if err == nil || !retryable(err) || wctx.Err() != nil {
 			return c, err
 		}
-		s.d.Log.WarnContext(wctx, "chat: recording the outcome failed; retrying", "chat_id", id, "err", err)
+		s.d.Log.WarnContext(wctx, "chat: recording the outcome failed; retrying", "chat_id", outcome.ID, "err", err)
 		sleepOrDone(wctx, wait)
 		wait = min(2*wait, 4*time.Second)
 	}

@@ -85,14 +85,15 @@ func TestStartRecoveryNeedsAHeartbeat(t *testing.T) {
 	}
 }
 
-// flakyChats fails FinishChat with err the first fails times.
+// flakyChats fails EndTurn with err the first fails times.
 type flakyChats struct {
-	conversation.ChatStore
+	ChatStore
 	fails, calls int
 	err          error
 }
 
-func (f *flakyChats) FinishChat(_ context.Context, _, id int64, _ []*conversation.Message, _ func(*conversation.Chat) error) (*conversation.Chat, error) {
+func (f *flakyChats) EndTurn(_ context.Context, outcome *conversation.Chat, _ []*conversation.Message, _ func(*conversation.Chat) error) (*conversation.Chat, error) {
+	id := outcome.ID
 	f.calls++
 	if f.calls <= f.fails {
 		return nil, f.err
@@ -100,16 +101,16 @@ func (f *flakyChats) FinishChat(_ context.Context, _, id int64, _ []*conversatio
 	return &conversation.Chat{ID: id, Status: conversation.ChatCompleted}, nil
 }
 
-func TestFinishChatOutlastsADatabaseRestart(t *testing.T) {
+func TestEndTurnOutlastsADatabaseRestart(t *testing.T) {
 	down := &flakyChats{fails: 2, err: errors.New("sqlstore: finish chat: dial tcp 127.0.0.1:3306: connect: connection refused")}
 	s := New(Deps{Chats: down})
-	c, err := s.finishChat(context.Background(), 1, 2, nil, nil)
+	c, err := s.endTurn(context.Background(), &conversation.Chat{ConversationID: 1, ID: 2, Status: conversation.ChatCompleted}, nil, nil)
 	if err != nil || c.Status != conversation.ChatCompleted || down.calls != 3 {
 		t.Fatalf("got %v, %v after %d calls; want the chat recorded on the third", c, err, down.calls)
 	}
 	stored := &flakyChats{fails: 1, err: fmt.Errorf("x: %w", errs.Conflict("chat 2: its messages are already stored"))}
 	s = New(Deps{Chats: stored})
-	if _, err := s.finishChat(context.Background(), 1, 2, nil, nil); !errors.Is(err, errs.ErrConflict) || stored.calls != 1 {
+	if _, err := s.endTurn(context.Background(), &conversation.Chat{ConversationID: 1, ID: 2, Status: conversation.ChatCompleted}, nil, nil); !errors.Is(err, errs.ErrConflict) || stored.calls != 1 {
 		t.Fatalf("a conflict was retried (%d calls) or lost: %v", stored.calls, err)
 	}
 }

@@ -156,8 +156,11 @@ func (s *Service) lastCall(ctx context.Context, t *turn, rs *runState) error {
 }
 
 // finish stores the turn's messages and the chat's outcome, then tells
-// the client. It writes with a context of its own: a canceled run still
-// records that it was canceled.
+// the client: the final event (chat completed, failed, requires_action or
+// canceled) is sent only once that write has committed, so a client that
+// saw it can read all of it back, even if the process dies right after.
+// It writes with a context of its own: a canceled run still records that
+// it was canceled.
 func (s *Service) finish(ctx context.Context, t *turn, rs *runState, runErr error) {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
@@ -182,14 +185,20 @@ func (s *Service) finish(ctx context.Context, t *turn, rs *runState, runErr erro
 			return // Start failed and said so; there is no chat to record
 		}
 	}
-	chat, err := s.finishChat(wctx, t.chat.ConversationID, t.chat.ID, msgs, func(c *conversation.Chat) error {
+	apply := func(c *conversation.Chat) error {
 		c.Usage = c.Usage.Add(usage)
 		if c.Status == conversation.ChatCanceled {
 			return nil // canceled while it ran: that stays the outcome
 		}
 		outcome(c, runErr, ctx.Err(), fail, pending, transcript, now)
 		return nil
-	})
+	}
+	// This process put the chat in progress and holds it as stored, so
+	// the outcome is written without reading it back; the store applies
+	// apply to the stored chat only if it moved on meanwhile (canceled).
+	ended := *t.chat
+	_ = apply(&ended)
+	chat, err := s.endTurn(wctx, &ended, msgs, apply)
 	if err != nil {
 		err = fmt.Errorf("chat: record the outcome: %w", err)
 		chat = t.chat

@@ -18,7 +18,7 @@ type Deps struct {
 	Bots          Bots
 	Conversations Conversations
 	Messages      conversation.MessageStore
-	Chats         conversation.ChatStore
+	Chats         ChatStore
 	Models        Models
 	ChatModels    ChatModels
 	IDs           IDs

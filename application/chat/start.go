@@ -8,6 +8,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	convapp "github.com/pergola-ai/pergola/application/conversation"
 	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/errs"
@@ -57,21 +58,29 @@ func (s *Service) Start(ctx context.Context, p identity.Principal, req Request, 
 	if req.Draft {
 		connector = ConnectorDebug
 	}
-	conv, err := s.d.Conversations.ResolveConversation(ctx, p, req.ConversationID, b.ID, connector)
+	values := s.prefetchValues(ctx, variable.Scope{BotID: b.ID, ConnectorID: connector, UserID: req.UserID}, cfg.Variables)
+	// ResolveForChat found the caller a member of the bot's workspace:
+	// the conversation's read does not ask again when it lives there.
+	conv, history, err := s.d.Conversations.ResolveTurn(ctx, p, convapp.TurnQuery{ConversationID: req.ConversationID,
+		BotID: b.ID, MemberOf: b.WorkspaceID, ConnectorID: connector, HistoryRounds: cfg.HistoryRounds})
 	if err != nil {
 		return nil, err
 	}
-	return s.begin(ctx, turnPlan{bot: b, cfg: cfg, compiled: c, version: version, conv: conv, connector: connector}, req, sink)
+	pl := turnPlan{bot: b, cfg: cfg, compiled: c, version: version, conv: conv, history: history, values: values, connector: connector}
+	return s.begin(ctx, pl, req, sink)
 }
 
 // turnPlan is what a turn runs: the bot, its resolved configuration and
-// compiled agent, and the conversation and connector it runs in.
+// compiled agent, the conversation, its history and the connector it runs
+// in, and the end user's keyword memory (read meanwhile).
 type turnPlan struct {
 	bot       *bot.Bot
 	cfg       *bot.Config
 	compiled  *compiled
 	version   int64
 	conv      *conversation.Conversation
+	history   []conversation.Message
+	values    func() (map[string]string, error)
 	connector string
 }
 
@@ -80,16 +89,12 @@ type turnPlan struct {
 func (s *Service) begin(ctx context.Context, pl turnPlan, req Request, sink Sink) (*conversation.Chat, error) {
 	b, cfg, c, version, conv, connector := pl.bot, pl.cfg, pl.compiled, pl.version, pl.conv, pl.connector
 	scope := variable.Scope{BotID: b.ID, ConnectorID: connector, UserID: req.UserID}
-	values, err := s.d.Bots.VariableValues(ctx, scope, cfg.Variables)
+	values, err := pl.values()
 	if err != nil {
-		return nil, fmt.Errorf("chat: variables: %w", err)
+		return nil, err
 	}
 	for k, v := range req.CustomVariables {
 		values[k] = v
-	}
-	history, err := s.d.Messages.History(ctx, conv.ID, conv.SectionID, cfg.HistoryRounds)
-	if err != nil {
-		return nil, fmt.Errorf("chat: history: %w", err)
 	}
 	now := s.d.Now().UTC()
 	chat := &conversation.Chat{
@@ -106,7 +111,7 @@ func (s *Service) begin(ctx context.Context, pl turnPlan, req Request, sink Sink
 		t.resume.answer = contentText(last.ContentType, last.Content)
 	}
 	asked := t.storedInputs(s, req.AdditionalMessages)
-	t.input = append([]*schema.Message{schema.SystemMessage(systemPrompt(cfg, values, now))}, toModel(history)...)
+	t.input = append([]*schema.Message{schema.SystemMessage(systemPrompt(cfg, values, now))}, toModel(pl.history)...)
 	t.input = append(t.input, toModel(derefs(asked))...)
 	// The model starts while the chat and its question are stored: the
 	// first token does not wait on the database. Start still returns only
@@ -124,8 +129,11 @@ func (s *Service) begin(ctx context.Context, pl turnPlan, req Request, sink Sink
 	return chat, nil
 }
 
+// store saves the chat and its question. The run already reads chat, so
+// the store gets a copy to fill in: the chat's id and time are set.
 func (s *Service) store(ctx context.Context, chat *conversation.Chat, asked []*conversation.Message) error {
-	if err := s.d.Chats.StartChat(ctx, chat, asked); err != nil {
+	stored := *chat
+	if err := s.d.Chats.StartChat(ctx, &stored, asked); err != nil {
 		return fmt.Errorf("chat: store the chat and its question: %w", err)
 	}
 	return nil

@@ -42,7 +42,7 @@ type BotLookup interface {
 
 // Service runs the conversation and message use cases.
 type Service struct {
-	convs  conversation.Store
+	convs  ConversationStore
 	msgs   conversation.MessageStore
 	chats  conversation.ChatStore
 	access Authorizer
@@ -51,7 +51,7 @@ type Service struct {
 }
 
 // New returns a Service over the given stores and ports.
-func New(convs conversation.Store, msgs conversation.MessageStore, chats conversation.ChatStore, access Authorizer, bots BotLookup) *Service {
+func New(convs ConversationStore, msgs conversation.MessageStore, chats conversation.ChatStore, access Authorizer, bots BotLookup) *Service {
 	return &Service{convs: convs, msgs: msgs, chats: chats, access: access, bots: bots, now: time.Now}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -70,7 +71,7 @@ func (s *Service) Login(ctx context.Context, email, password string) (*Session, 
 	if errors.Is(err, errs.ErrNotFound) {
 		// Spend the time a real check takes, so timing does not tell
 		// which e-mails are registered.
-		_ = bcrypt.CompareHashAndPassword(s.dummyHash, []byte(password))
+		_ = bcrypt.CompareHashAndPassword(s.dummyHash(), []byte(password))
 		return nil, errs.Unauthenticated("email or password is wrong")
 	}
 	if err != nil {
@@ -106,4 +107,23 @@ func (s *Service) Logout(ctx context.Context, p identity.Principal) error {
 // Me returns the caller's user.
 func (s *Service) Me(ctx context.Context, p identity.Principal) (*identity.User, error) {
 	return s.users.GetUser(ctx, p.UserID)
+}
+
+// defaultDummyHash is a bcrypt hash, at bcrypt.DefaultCost, of 64 random hex
+// characters that were thrown away: no password matches it. It is a constant
+// so that start-up does no hashing (one bcrypt hash was a third of it).
+const defaultDummyHash = "$2a$10$OjaJE.Mg2xN9fwO6V6dYKuMNlXHmmyuvVI.h7HCOd7qTaPdzG3FuW"
+
+// dummyHashFor returns what Login compares a password against when the
+// e-mail is unknown. Its cost must be the cost of real hashes, or the time
+// of a failed login would tell whether the e-mail is registered; for costs
+// other than the default (tests) the hash is made once, on first use.
+func dummyHashFor(cost int) func() []byte {
+	if cost == bcrypt.DefaultCost {
+		return func() []byte { return []byte(defaultDummyHash) }
+	}
+	return sync.OnceValue(func() []byte {
+		h, _ := bcrypt.GenerateFromPassword([]byte(identity.NewSecret(identity.TokenSession)), cost)
+		return h
+	})
 }

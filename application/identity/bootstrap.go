@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
@@ -58,10 +59,32 @@ func (s *Service) Bootstrap(ctx context.Context, in BootstrapInput) (BootstrapOu
 	case in.Token == "":
 		return BootstrapNotRequested, nil
 	}
-	if err := s.createBootstrapAdmin(ctx, in); err != nil {
+	err = s.createBootstrapAdmin(ctx, in)
+	if errors.Is(err, errs.ErrConflict) {
+		return s.awaitOtherBootstrap(ctx, in.Token) // another process started at the same time
+	}
+	if err != nil {
 		return 0, err
 	}
 	return BootstrapCreated, nil
+}
+
+// awaitOtherBootstrap waits, for at most two seconds, for the token of a
+// bootstrap that another process won to be stored (it stores the
+// administrator first, then the token) and reports on it.
+func (s *Service) awaitOtherBootstrap(ctx context.Context, secret string) (BootstrapOutcome, error) {
+	for range 40 {
+		out, err := s.checkBootstrapToken(ctx, secret)
+		if err != nil || out == BootstrapTokenKnown {
+			return out, err
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return s.checkBootstrapToken(ctx, secret)
 }
 
 func (s *Service) checkBootstrapToken(ctx context.Context, secret string) (BootstrapOutcome, error) {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/crypto/bcrypt"
+
 	identityapp "github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
@@ -150,5 +152,31 @@ func TestIssueToken(t *testing.T) {
 	}
 	if _, err := e.svc.IssueToken(ctx, "ann@example.com", "cli", 0); !errors.Is(err, errs.ErrInvalid) {
 		t.Fatalf("disabled user: %v; want ErrInvalid", err)
+	}
+}
+
+// staleCount is a user store that counted before another process
+// bootstrapped: it still sees an empty database.
+type staleCount struct{ identity.UserStore }
+
+func (staleCount) CountUsers(context.Context) (int64, error) { return 0, nil }
+
+// TestBootstrapRacingAnotherProcess checks that a process that started
+// together with another one on an empty database, and lost the race to
+// create the administrator, starts too, with the winner's token usable.
+func TestBootstrapRacingAnotherProcess(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	in := identityapp.BootstrapInput{Token: "pat_bootstrap_secret_for_tests", Email: "root@example.com", Password: password}
+	if made, err := e.svc.Bootstrap(ctx, in); err != nil || made != identityapp.BootstrapCreated {
+		t.Fatalf("winner's bootstrap = %v, %v; want BootstrapCreated", made, err)
+	}
+	loser := identityapp.New(staleCount{e.db.Users()}, e.db.Workspaces(), e.db.Tokens(), identityapp.WithPasswordCost(bcrypt.MinCost))
+	made, err := loser.Bootstrap(ctx, in)
+	if err != nil || made != identityapp.BootstrapTokenKnown {
+		t.Fatalf("the loser's bootstrap = %v, %v; want BootstrapTokenKnown", made, err)
+	}
+	if toks := e.pats(t, e.auth(t, in.Token).UserID); len(toks) != 1 {
+		t.Fatalf("tokens after two bootstraps = %d; want the one", len(toks))
 	}
 }

@@ -174,9 +174,12 @@ func (s *Service) store(ctx context.Context, run *workflow.Run) error {
 // Reap deals with runs whose process stopped renewing their lease: an
 // async run is queued again (or failed after MaxAttempts), any other run
 // (its client waited on the process that died) is marked failed with the
-// reason. Workers call it periodically; it is safe on every process at
-// once.
+// reason; so are the direct runs of processes whose heartbeat stopped.
+// Workers call it periodically; it is safe on every process at once.
 func (s *Service) Reap(ctx context.Context) error {
+	if err := s.reapOrphans(ctx); err != nil {
+		return err
+	}
 	if s.d.States == nil {
 		return nil
 	}
@@ -198,7 +201,7 @@ func (s *Service) Reap(ctx context.Context) error {
 		if _, err := s.d.States.Claim(ctx, run.ID, s.d.Owner, now, now.Add(s.d.Lease)); err != nil {
 			continue
 		}
-		if err := s.failRun(ctx, run, "the process running it stopped before it ended"); err != nil {
+		if err := s.failRun(ctx, run, OrphanedRunMessage); err != nil {
 			return err
 		}
 	}
@@ -229,7 +232,11 @@ func (s *Service) Cancel(ctx context.Context, p identity.Principal, workflowID, 
 		run.Status, run.Error = workflow.RunCancelled, "the run was cancelled"
 		return run, s.store(ctx, run)
 	case workflow.RunRunning:
-		if err := s.d.States.RequestCancel(ctx, runID); err != nil {
+		err := s.d.States.RequestCancel(ctx, runID)
+		if errors.Is(err, errs.ErrNotFound) { // a direct run: it has no state
+			return nil, errs.Conflict("run %d belongs to the synchronous request that started it: it stops when that request's client leaves", runID)
+		}
+		if err != nil {
 			return nil, err
 		}
 		return run, nil

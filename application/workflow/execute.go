@@ -29,31 +29,27 @@ type job struct {
 	// shuts down) the run is left leased, for another process to take up
 	// once the lease ends, rather than recorded as failed.
 	background bool
+	// unleased marks a direct run that may wait (see Prepared.direct): it
+	// holds no lease, so nothing is renewed or released.
+	unleased bool
 }
 
 // execute runs a job whose run this process leases, renewing the lease
-// while it runs, and stores the outcome.
+// while it runs (unless the job is unleased), and stores the outcome.
 func (s *Service) execute(ctx context.Context, j job, events wf.EventSink) (*Outcome, error) {
 	run := j.run
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stopBeat := s.heartbeat(runCtx, run.ID, cancel)
+	stopBeat := func() {}
+	if !j.unleased {
+		stopBeat = s.heartbeat(runCtx, run.ID, cancel)
+	}
 	scope := wf.Scope{WorkspaceID: run.WorkspaceID, WorkflowID: run.WorkflowID, BotID: run.BotID, UserID: run.UserID,
 		ConnectorID: run.ConnectorID, Draft: j.draft}
 	res, err := s.d.Engine.Run(withCaller(runCtx, j.caller), j.compiled,
 		wf.RunInput{RunID: run.ID, Params: j.params, Stream: j.stream, Events: events, Scope: scope, Resume: j.resume})
 	stopBeat()
-	out := &Outcome{Run: run, Result: res}
-	var failure *wf.RunError
-	switch {
-	case errors.As(err, &failure):
-		out.Failure, out.Result = failure, failure.Result
-	case err != nil:
-		out.Failure = &wf.RunError{Message: err.Error(), Result: &wf.RunResult{}}
-		out.Result = out.Failure.Result
-	case res.Interrupt != nil:
-		out.Interrupt = res.Interrupt
-	}
+	out := outcomeOf(run, res, err)
 	if out.Failure != nil && j.background && ctx.Err() != nil {
 		s.d.Log.Info("workflow run left for another process: this one stops", "run", run.ID)
 		return out, ctx.Err()
@@ -64,7 +60,7 @@ func (s *Service) execute(ctx context.Context, j job, events wf.EventSink) (*Out
 	} else if out.Failure != nil && errors.Is(cause, errCancelled) {
 		run.Status = workflow.RunCancelled
 	}
-	return out, s.finish(ctx, out)
+	return out, s.finish(ctx, out, !j.unleased)
 }
 
 // The causes of a run stopped by its heartbeat.
@@ -104,9 +100,10 @@ func (s *Service) heartbeat(ctx context.Context, runID int64, cancel context.Can
 }
 
 // finish stores the outcome: the node records first, then the run and,
-// for an interrupt, its checkpoint under a new event id. It does so even
-// when ctx was cancelled (a client that left), within a bound of its own.
-func (s *Service) finish(ctx context.Context, out *Outcome) error {
+// for an interrupt, its checkpoint under a new event id; it releases a
+// leased run's lease. It does so even when ctx was cancelled (a client
+// that left), within a bound of its own.
+func (s *Service) finish(ctx context.Context, out *Outcome, leased bool) error {
 	run := out.Run
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
 	defer cancel()
@@ -116,32 +113,16 @@ func (s *Service) finish(ctx context.Context, out *Outcome) error {
 		}
 		s.d.History.Forget(run.ID)
 	}
-	switch {
-	case run.Status == workflow.RunCancelled:
-		run.Error = "the run was cancelled"
-	case out.Failure != nil:
-		run.Status, run.Error = workflow.RunFailed, out.Failure.Error()
-	case out.Interrupt != nil:
-		run.Status, run.Error = workflow.RunInterrupted, ""
+	if out.Interrupt != nil && run.Status != workflow.RunCancelled && out.Failure == nil {
 		if err := s.saveInterrupt(ctx, out); err != nil {
 			return err
 		}
-	default:
-		run.Status, run.Error = workflow.RunSucceeded, ""
 	}
-	if res := out.Result; res != nil {
-		if res.Output != nil {
-			b, _ := json.Marshal(res.Output)
-			run.Output = string(b)
-		}
-		run.InputTokens += res.Usage.InputTokens
-		run.OutputTokens += res.Usage.OutputTokens
-	}
-	run.FinishedAt = nil
+	settle(out)
 	if err := s.d.Runs.FinishRun(ctx, run); err != nil {
 		return fmt.Errorf("finish run %d: %w", run.ID, err)
 	}
-	if s.d.States != nil && out.Interrupt == nil {
+	if leased && s.d.States != nil && out.Interrupt == nil {
 		if err := s.d.States.Release(ctx, run.ID, s.d.Owner); err != nil {
 			s.d.Log.Warn("workflow run lease not released", "run", run.ID, "err", err)
 		}

@@ -22,11 +22,16 @@ type memStore struct {
 	runs      map[int64]*workflow.Run
 	nodes     map[int64][]workflow.NodeRun
 	ids       atomic.Int64
+	saved     int // runs stored in one write (SaveRun)
+	created   int // runs stored when they started (CreateRun, StartRun)
+	instances map[int64]string
+	beats     map[string]time.Time
 }
 
 func newMemStore() *memStore {
 	return &memStore{workflows: map[int64]*workflow.Workflow{}, versions: map[int64][]workflow.Version{},
-		runs: map[int64]*workflow.Run{}, nodes: map[int64][]workflow.NodeRun{}}
+		runs: map[int64]*workflow.Run{}, nodes: map[int64][]workflow.NodeRun{}, instances: map[int64]string{},
+		beats: map[string]time.Time{}}
 }
 
 func (m *memStore) Next() int64 { return m.ids.Add(1) + 1000 }
@@ -129,6 +134,7 @@ func (m *memStore) CreateRun(_ context.Context, r *workflow.Run) error {
 	defer m.mu.Unlock()
 	c := *r
 	m.runs[r.ID] = &c
+	m.created++
 	return nil
 }
 
@@ -138,6 +144,56 @@ func (m *memStore) FinishRun(_ context.Context, r *workflow.Run) error {
 	c := *r
 	m.runs[r.ID] = &c
 	return nil
+}
+
+func (m *memStore) SaveRun(_ context.Context, r *workflow.Run, nodes []workflow.NodeRun) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.runs[r.ID]; ok {
+		return errs.Conflict("run %d already exists", r.ID)
+	}
+	c := *r
+	m.runs[r.ID] = &c
+	m.nodes[r.ID] = slices.Clone(nodes)
+	m.saved++
+	return nil
+}
+
+func (m *memStore) StartRun(ctx context.Context, r *workflow.Run, instance string) error {
+	m.CreateRun(ctx, r)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.instances[r.ID] = instance
+	return nil
+}
+
+func (m *memStore) Beat(_ context.Context, instance string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.beats[instance] = time.Now()
+	return nil
+}
+
+func (m *memStore) Forget(_ context.Context, instance string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.beats, instance)
+	return nil
+}
+
+func (m *memStore) FailOrphanedRuns(_ context.Context, self string, aliveSince time.Time, reason string) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var n int64
+	for id, inst := range m.instances {
+		r := m.runs[id]
+		if beat, ok := m.beats[inst]; inst == self || r.Status != workflow.RunRunning || ok && !beat.Before(aliveSince) {
+			continue
+		}
+		r.Status, r.Error = workflow.RunFailed, reason
+		n++
+	}
+	return n, nil
 }
 
 func (m *memStore) GetRun(_ context.Context, id int64) (*workflow.Run, error) {
@@ -207,7 +263,8 @@ func newFixture(t *testing.T) *fixture {
 	t.Cleanup(hist.Close)
 	eng := wf.New(wf.Config{Workflows: NewLoader(store), History: hist})
 	access := memAccess{1: {1: identity.RoleOwner, 2: identity.RoleMember}, 2: {3: identity.RoleOwner}}
-	svc := New(Deps{Store: store, Runs: store, Access: access, Bots: memBots{7: 1, 8: 2}, Engine: eng, History: hist, IDs: store})
+	svc := New(Deps{Store: store, Runs: store, Writer: store, Access: access, Bots: memBots{7: 1, 8: 2}, Engine: eng,
+		History: hist, IDs: store})
 	all := []string{identity.ScopeAll}
 	return &fixture{svc: svc, store: store,
 		ada: identity.Principal{UserID: 1, Scopes: all}, bo: identity.Principal{UserID: 2, Scopes: all}, cy: identity.Principal{UserID: 3, Scopes: all}}

@@ -57,3 +57,38 @@ func (s *Service) GetVersion(ctx context.Context, p identity.Principal, id, numb
 	}
 	return v, err
 }
+
+// publishedHeads is a store that keeps the heads of workflows in process
+// (CachedStore).
+type publishedHeads interface {
+	PublishedHead(ctx context.Context, id int64) (*workflow.Workflow, error)
+}
+
+// reachForRun is reach for a run: a run of the published version takes
+// the workflow's head from the store's cache when it has one (the draft
+// is not needed); a draft run reads the workflow.
+func (s *Service) reachForRun(ctx context.Context, p identity.Principal, id int64, draft bool) (*workflow.Workflow, error) {
+	heads, ok := s.d.Store.(publishedHeads)
+	if draft || !ok {
+		w, _, err := s.reach(ctx, p, id)
+		return w, err
+	}
+	if err := p.RequireScope(identity.ScopeWorkflow); err != nil {
+		return nil, err
+	}
+	w, err := heads.PublishedHead(ctx, id)
+	if errors.Is(err, errs.ErrNotFound) {
+		return nil, workflow.NotFound(id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load workflow %d: %w", id, err)
+	}
+	_, err = s.d.Access.Authorize(ctx, p, w.WorkspaceID, identity.RoleMember)
+	if errors.Is(err, errs.ErrForbidden) {
+		return nil, workflow.NotFound(id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load workflow %d: %w", id, err)
+	}
+	return w, nil
+}

@@ -6,15 +6,17 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/pergola-ai/pergola/domain/workflow"
 	wf "github.com/pergola-ai/pergola/workflow"
 )
 
-// History is the engine's history sink: it writes node records in
-// batches from a goroutine of its own, so a run never waits on the
-// database for a node. Flush waits until what was recorded before it is
+// History is the engine's history sink for runs stored while they run
+// (async and interruptible ones): it writes node records in batches from
+// a goroutine of its own, so a run never waits on the database for a
+// node. The writer sleeps until a record comes, then writes it with all
+// that queued meanwhile: records that come while a batch is written form
+// the next one. Flush waits until what was recorded before it is
 // written, which a run does once, when it ends.
 type History struct {
 	runs    workflow.RunStore
@@ -34,12 +36,10 @@ type histItem struct {
 }
 
 // History tuning: the queue length (a full queue makes runs wait), the
-// largest batch, how long records wait for more, and the bytes of a
-// node's inputs or outputs kept.
+// largest batch, and the bytes of a node's inputs or outputs kept.
 const (
 	historyQueue   = 8192
 	historyBatch   = 200
-	historyLinger  = 20 * time.Millisecond
 	historyMaxData = 64 << 10
 )
 
@@ -59,11 +59,11 @@ func NewHistory(runs workflow.RunStore, log *slog.Logger) *History {
 // nodes finished.
 func (h *History) NodeFinished(_ context.Context, rec wf.NodeRecord) {
 	seq, _ := h.seqs.LoadOrStore(rec.RunID, new(atomic.Int64))
-	nr := h.convert(rec, seq.(*atomic.Int64).Add(1))
+	nr := nodeRun(rec, seq.(*atomic.Int64).Add(1), h.maxData)
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	if !h.closed {
-		h.in <- histItem{rec: nr}
+		h.in <- histItem{rec: &nr}
 	}
 }
 
@@ -112,33 +112,43 @@ func (h *History) Close() {
 	<-h.done
 }
 
+// loop writes what comes in until Close: it waits for an item, takes
+// those queued behind it (up to a batch), writes them and answers the
+// flushes among them.
 func (h *History) loop() {
 	defer close(h.done)
 	var batch []workflow.NodeRun
-	tick := time.NewTicker(historyLinger)
-	defer tick.Stop()
+	var flushes []chan struct{}
+	for it := range h.in {
+		batch, flushes = h.take(it, batch[:0], flushes[:0])
+		h.write(batch)
+		for _, f := range flushes {
+			close(f)
+		}
+	}
+}
+
+// take adds it and the items queued behind it to batch, up to
+// historyBatch records, and collects the flush requests.
+func (h *History) take(it histItem, batch []workflow.NodeRun, flushes []chan struct{}) ([]workflow.NodeRun, []chan struct{}) {
 	for {
+		if it.rec != nil {
+			batch = append(batch, *it.rec)
+		}
+		if it.flush != nil {
+			flushes = append(flushes, it.flush)
+		}
+		if len(batch) >= historyBatch {
+			return batch, flushes
+		}
+		var ok bool
 		select {
-		case it, ok := <-h.in:
+		case it, ok = <-h.in:
 			if !ok {
-				h.write(batch)
-				return
+				return batch, flushes
 			}
-			if it.rec != nil {
-				batch = append(batch, *it.rec)
-			}
-			if it.flush != nil || len(batch) >= historyBatch {
-				h.write(batch)
-				batch = batch[:0]
-			}
-			if it.flush != nil {
-				close(it.flush)
-			}
-		case <-tick.C:
-			if len(batch) > 0 {
-				h.write(batch)
-				batch = batch[:0]
-			}
+		default:
+			return batch, flushes
 		}
 	}
 }
@@ -165,28 +175,29 @@ func (h *History) write(batch []workflow.NodeRun) {
 	}
 }
 
-// convert turns an engine record into a stored one.
-func (h *History) convert(rec wf.NodeRecord, seq int64) *workflow.NodeRun {
-	return &workflow.NodeRun{RunID: rec.RunID, Seq: seq, NodeID: rec.NodeID, Type: rec.Type, Title: rec.Title,
+// nodeRun turns an engine record into a stored one, numbered seq, its
+// inputs and outputs cut to maxData bytes.
+func nodeRun(rec wf.NodeRecord, seq int64, maxData int) workflow.NodeRun {
+	return workflow.NodeRun{RunID: rec.RunID, Seq: seq, NodeID: rec.NodeID, Type: rec.Type, Title: rec.Title,
 		Parent: rec.Parent, Index: rec.Index, Status: string(rec.Status), Handled: rec.Handled,
-		Input: h.encode(rec.Inputs), Output: h.encode(rec.Outputs), Error: rec.Error, Logs: rec.Logs,
+		Input: encodeData(rec.Inputs, maxData), Output: encodeData(rec.Outputs, maxData), Error: rec.Error, Logs: rec.Logs,
 		StartedAt: rec.StartedAt, Duration: rec.Duration, InputTokens: rec.Usage.InputTokens,
 		OutputTokens: rec.Usage.OutputTokens, Attempts: rec.Attempts}
 }
 
-// encode writes a node's inputs or outputs as JSON, cut to a preview when
-// too large to keep.
-func (h *History) encode(v map[string]any) string {
+// encodeData writes a node's inputs or outputs as JSON, cut to a preview
+// when longer than maxData.
+func encodeData(v map[string]any, maxData int) string {
 	if v == nil {
 		return ""
 	}
-	b, err := json.Marshal(v)
+	b, err := marshalData(v)
 	if err != nil {
 		b, _ = json.Marshal(map[string]any{"unencodable": err.Error()})
 	}
-	if len(b) <= h.maxData {
+	if len(b) <= maxData {
 		return string(b)
 	}
-	cut, _ := json.Marshal(map[string]any{"truncated": true, "bytes": len(b), "preview": string(b[:h.maxData/2])})
+	cut, _ := json.Marshal(map[string]any{"truncated": true, "bytes": len(b), "preview": string(b[:maxData/2])})
 	return string(cut)
 }

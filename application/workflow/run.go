@@ -78,7 +78,7 @@ func (e *RunFailed) Unwrap() error { return e.Err }
 // parameters.<name>). It compiles the workflow, or takes it from the
 // cache.
 func (s *Service) Prepare(ctx context.Context, p identity.Principal, req RunRequest) (*Prepared, error) {
-	w, _, err := s.reach(ctx, p, req.WorkflowID)
+	w, err := s.reachForRun(ctx, p, req.WorkflowID, req.Draft)
 	if err != nil {
 		return nil, err
 	}
@@ -150,25 +150,50 @@ func (s *Service) checkBot(ctx context.Context, w *workflow.Workflow, botID int6
 // (nil for none), and records the run and its nodes. A run that fails is
 // an Outcome with Failure set, not an error; errors are those of storage.
 // The run goes on when ctx is cancelled only until its next node.
+//
+// A direct run (see direct) holds no lease: it is stored once, when it
+// ends, or, when it may wait, when it starts, naming this process. Any
+// other run is stored and leased to this process when it starts, and its
+// lease is renewed while it runs.
 func (pr *Prepared) Execute(ctx context.Context, events wf.EventSink) (*Outcome, error) {
-	run, err := pr.start(ctx, workflow.RunRunning, pr.s.d.Owner)
+	direct := pr.direct()
+	if direct && !pr.compiled.MayWait() {
+		return pr.executeDirect(ctx, events)
+	}
+	j := job{compiled: pr.compiled, caller: pr.caller, params: pr.req.Params, stream: pr.req.Stream, draft: pr.req.Draft,
+		unleased: direct}
+	var err error
+	if direct {
+		j.run = pr.newRun(workflow.RunRunning)
+		if err = pr.s.d.Writer.StartRun(ctx, j.run, pr.s.d.Owner); err != nil {
+			err = fmt.Errorf("start run of workflow %d: %w", pr.w.ID, err)
+		}
+	} else {
+		j.run, err = pr.start(ctx, workflow.RunRunning, pr.s.d.Owner)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return pr.s.execute(ctx, job{run: run, compiled: pr.compiled, caller: pr.caller, params: pr.req.Params,
-		stream: pr.req.Stream, draft: pr.req.Draft}, events)
+	return pr.s.execute(ctx, j, events)
 }
 
-// start stores the run and its state, leased to owner ("" for none).
-func (pr *Prepared) start(ctx context.Context, status workflow.RunStatus, owner string) (*workflow.Run, error) {
-	s, req := pr.s, pr.req
+// newRun returns the run a prepared request starts, with a new id.
+func (pr *Prepared) newRun(status workflow.RunStatus) *workflow.Run {
+	req := pr.req
 	input, _ := json.Marshal(req.Params)
-	run := &workflow.Run{ID: s.d.IDs.Next(), WorkflowID: pr.w.ID, WorkspaceID: pr.w.WorkspaceID, Version: pr.version,
+	run := &workflow.Run{ID: pr.s.d.IDs.Next(), WorkflowID: pr.w.ID, WorkspaceID: pr.w.WorkspaceID, Version: pr.version,
 		Mode: req.Mode, Status: status, CallerID: pr.caller.UserID, BotID: req.BotID, UserID: req.UserID,
 		ConnectorID: req.ConnectorID, Input: string(input)}
 	if req.Draft {
 		run.DraftRevision = pr.w.DraftRevision
 	}
+	return run
+}
+
+// start stores the run and its state, leased to owner ("" for none).
+func (pr *Prepared) start(ctx context.Context, status workflow.RunStatus, owner string) (*workflow.Run, error) {
+	s := pr.s
+	run := pr.newRun(status)
 	if err := s.d.Runs.CreateRun(ctx, run); err != nil {
 		return nil, fmt.Errorf("start run of workflow %d: %w", pr.w.ID, err)
 	}

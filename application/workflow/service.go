@@ -45,8 +45,11 @@ type Deps struct {
 	Bots    BotWorkspaces // nil: runs cannot name a bot
 	Engine  *wf.Engine
 	History *History
-	IDs     IDs
-	Log     *slog.Logger
+	// Writer stores direct runs (see Prepared.Execute) in one write when
+	// they end; nil stores every run when it starts.
+	Writer RunWriter
+	IDs    IDs
+	Log    *slog.Logger
 	// States keeps leases, cancel requests and interrupts; nil keeps runs
 	// in this process only: no resume, async runs or cancel.
 	States RunStates

@@ -21,6 +21,7 @@ import (
 	"github.com/pergola-ai/pergola/application/modelreg"
 	"github.com/pergola-ai/pergola/application/plugin"
 	"github.com/pergola-ai/pergola/application/table"
+	webchatapp "github.com/pergola-ai/pergola/application/webchat"
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/api/admin"
 	"github.com/pergola-ai/pergola/backend/api/console"
@@ -43,6 +44,7 @@ type Deps struct {
 	Workflows    *workflowapp.Service
 	Channels     *channelapp.Service
 	Inbound      *channelapp.Runtime // the channels' inbound events; nil: answered 503
+	WebChat      *webchatapp.Service // the hosted web chat; nil: answered 503
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry
@@ -61,7 +63,7 @@ const loginAttemptsPerMinute = 20
 func Register(e *route.Engine, d Deps) {
 	metrics := middleware.NewMetrics(d.Metrics)
 	e.Use(middleware.Recovery(d.Log), middleware.LogID(), middleware.AccessLog(d.Log), metrics.Handler(),
-		middleware.CORS(d.CORSOrigins), middleware.BodyLimit(d.MaxBodyBytes), middleware.JSONText())
+		unlessWebChat(middleware.CORS(d.CORSOrigins)), middleware.BodyLimit(d.MaxBodyBytes), middleware.JSONText())
 	e.NoRoute(notFound)
 	e.NoMethod(methodNotAllowed)
 
@@ -91,6 +93,7 @@ func Register(e *route.Engine, d Deps) {
 	registerChat(cozeGroup, consoleGroup, d)
 	registerChannels(consoleGroup, d)
 	registerChannelRuntime(e, adminGroup, d)
+	registerWebChat(e, d)
 }
 
 func registerConsole(g *route.RouterGroup, d Deps, ident console.Identity) {

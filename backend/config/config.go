@@ -45,7 +45,9 @@ type Config struct {
 	CodeSandbox       string        `yaml:"code_sandbox"`      // where code nodes run: process (worker processes) or inprocess
 	PublicURL         string        `yaml:"public_url"`        // the base URL platforms reach this server at, for channel webhook URLs; empty: each request's own
 	ChannelWorkers    int           `yaml:"channel_workers"`   // channel events this process answers at once; 0: it only receives them (others answer)
+	PprofAddr         string        `yaml:"pprof_addr"`        // loopback host:port of an opt-in /debug/pprof listener (pprof.go); empty: none
 	Edge              Edge          `yaml:",inline"`           // slow-client and authentication-failure limits (edge.go)
+	Cache             Cache         `yaml:",inline"`           // in-process caches of tokens, memberships, bot versions (cache.go)
 }
 
 // Defaults are the embedded-default settings.
@@ -66,6 +68,7 @@ func Defaults() Config {
 		QueueMaxBacklog: 1_000_000,
 		ChannelWorkers:  8,
 		Edge:            DefaultEdge(),
+		Cache:           DefaultCache(),
 	}
 }
 
@@ -112,6 +115,7 @@ func applyEnv(cfg *Config, env Lookup) error {
 		"PERGOLA_BOOTSTRAP_PASSWORD": &cfg.BootstrapPassword, "PERGOLA_LOG_LEVEL": &cfg.LogLevel,
 		"PERGOLA_LOG_FORMAT": &cfg.LogFormat, "PERGOLA_CODE_SANDBOX": &cfg.CodeSandbox,
 		"PERGOLA_PUBLIC_URL": &cfg.PublicURL,
+		"PERGOLA_PPROF_ADDR": &cfg.PprofAddr,
 	}
 	for key, dst := range str {
 		if v, ok := env(key); ok {
@@ -137,6 +141,9 @@ func applyEnv(cfg *Config, env Lookup) error {
 		}
 	}
 	if err := applyEdgeEnv(&cfg.Edge, env); err != nil {
+		return err
+	}
+	if err := applyCacheEnv(&cfg.Cache, env); err != nil {
 		return err
 	}
 	if v, ok := env("PERGOLA_WORKFLOW_LEASE"); ok {
@@ -233,6 +240,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("PERGOLA_SHUTDOWN_TIMEOUT: must be positive")
 	}
 	if err := c.Edge.validate(); err != nil {
+		return err
+	}
+	if err := c.Cache.validate(); err != nil {
+		return err
+	}
+	if err := validatePprofAddr(c.PprofAddr); err != nil {
 		return err
 	}
 	return validatePublicURL(c.PublicURL)

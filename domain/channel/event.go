@@ -38,6 +38,14 @@ type Delivery struct {
 	LatencyMS       int64 // from receipt to delivery (or failure)
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+	// Handle is the platform's handle of the answer's first message
+	// (JSON, the kind's own terms: chat and message id, channel and ts …)
+	// once it was sent, by streaming or by the first send; nil before.
+	// A streamed answer's later edits and final text go to that message.
+	Handle []byte
+	// PartsSent counts the messages of the answer delivered so far; a
+	// retried delivery resumes after them instead of sending them again.
+	PartsSent int
 }
 
 // Done reports whether nothing more will happen to the event.

@@ -80,7 +80,9 @@ func fieldsOf(k Kind) ([]Field, bool) {
 		return []Field{secret("channel_secret", true), secret("channel_access_token", true), apiBase(LINEAPI)}, true
 	case KindWeb:
 		return []Field{{Name: "allowed_origins", Type: Origins},
-			{Name: "end_user_secret", Type: Text, Secret: true, MinLen: minSigningSecret}}, true
+			{Name: "end_user_secret", Type: Text, Secret: true, MinLen: minSigningSecret},
+			{Name: "allow_anonymous", Type: Text, Check: checkBool},
+			{Name: "messages_per_minute", Type: Text, Default: DefaultWebMessagesPerMinute, Check: checkPerMinute}}, true
 	}
 	return nil, false
 }

@@ -2,7 +2,9 @@ package channel
 
 import (
 	"fmt"
+	"math"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -87,7 +89,7 @@ func (f Field) normalize(v any) (any, error) {
 	if f.Type == Origins {
 		return normalizeOrigins(field, v)
 	}
-	str, ok := v.(string)
+	str, ok := scalarText(v)
 	if !ok {
 		return nil, errs.Invalid(field, "must be a string")
 	}
@@ -147,4 +149,21 @@ func normalizeOrigins(field string, v any) (any, error) {
 func isOrigin(v string) bool {
 	u, err := url.Parse(v)
 	return err == nil && isHTTPURL(v) && u.Path == "" && u.RawQuery == "" && u.Fragment == ""
+}
+
+// scalarText is a setting's value as text: a string as it is, a JSON
+// boolean or whole number ("allow_anonymous": false,
+// "messages_per_minute": 30) as it would be written in quotes.
+func scalarText(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case bool:
+		return strconv.FormatBool(x), true
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+			return strconv.FormatInt(int64(x), 10), true
+		}
+	}
+	return "", false
 }

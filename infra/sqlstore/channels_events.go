@@ -36,6 +36,8 @@ type channelEventRow struct {
 	ConversationID  int64
 	Answer          string
 	Attempts        int
+	Handle          string
+	PartsSent       int
 	Error           string
 	LatencyMS       int64 `gorm:"column:latency_ms"`
 	CreatedAt       time.Time
@@ -56,15 +58,23 @@ func (channelConversationRow) TableName() string { return "channel_conversations
 func eventToRow(d *channel.Delivery) *channelEventRow {
 	return &channelEventRow{ID: d.ID, ChannelID: d.ChannelID, EventID: d.EventID, BotID: d.BotID, EndUser: d.EndUser,
 		ConversationKey: d.ConversationKey, Text: d.Text, NotText: d.NotText, Reply: string(d.Reply), Status: string(d.Status),
-		ChatID: d.ChatID, ConversationID: d.ConversationID, Answer: d.Answer, Attempts: d.Attempts, Error: d.Error,
-		LatencyMS: d.LatencyMS, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
+		ChatID: d.ChatID, ConversationID: d.ConversationID, Answer: d.Answer, Attempts: d.Attempts, Handle: string(d.Handle), PartsSent: d.PartsSent,
+		Error: d.Error, LatencyMS: d.LatencyMS, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
 }
 
 func eventFromRow(r *channelEventRow) *channel.Delivery {
 	return &channel.Delivery{ID: r.ID, ChannelID: r.ChannelID, EventID: r.EventID, BotID: r.BotID, EndUser: r.EndUser,
 		ConversationKey: r.ConversationKey, Text: r.Text, NotText: r.NotText, Reply: []byte(r.Reply), Status: channel.DeliveryStatus(r.Status),
-		ChatID: r.ChatID, ConversationID: r.ConversationID, Answer: r.Answer, Attempts: r.Attempts, Error: r.Error,
-		LatencyMS: r.LatencyMS, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+		ChatID: r.ChatID, ConversationID: r.ConversationID, Answer: r.Answer, Attempts: r.Attempts, Handle: handleBytes(r.Handle), PartsSent: r.PartsSent,
+		Error: r.Error, LatencyMS: r.LatencyMS, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+}
+
+// handleBytes is a stored message handle; "" is none (nil).
+func handleBytes(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return []byte(s)
 }
 
 // RecordEvent stores d unless the channel has an event of its EventID;

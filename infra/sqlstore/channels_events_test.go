@@ -68,6 +68,19 @@ func testChannelEventStore(t *testing.T, db *DB) {
 		if got.Status != channel.DeliveryDelivered || got.ChatID != 42 || got.Attempts != 2 || got.EventID != "evt-2" {
 			t.Fatalf("updated = %+v", got)
 		}
+		if d.Handle != nil || d.PartsSent != 0 {
+			t.Fatalf("a new event has sent %d parts, handle %q; want nothing sent", d.PartsSent, d.Handle)
+		}
+		_, err = store.UpdateEvent(ctx, d.ID, func(x *channel.Delivery) error {
+			x.Handle, x.PartsSent = []byte(`{"channel":"C1","ts":"1700000000.000100"}`), 2
+			return nil
+		})
+		mustNot(t, err)
+		again, err := store.GetEvent(ctx, d.ID)
+		mustNot(t, err)
+		if string(again.Handle) != `{"channel":"C1","ts":"1700000000.000100"}` || again.PartsSent != 2 || again.Answer != "hello" {
+			t.Fatalf("stored handle %q, %d parts sent, answer %q; want the handle, 2 and hello", again.Handle, again.PartsSent, again.Answer)
+		}
 		page, err := store.ListEvents(ctx, hook.ID, 0, 2)
 		mustNot(t, err)
 		if len(page) != 2 || page[0].ID != d.ID {

@@ -15,6 +15,7 @@ import (
 const (
 	mysqlDuplicateKey      = 1062
 	mysqlForeignKeyMissing = 1452 // a child row refers to a missing parent
+	mysqlDeadlock          = 1213 // InnoDB chose this transaction as a deadlock's victim
 	sqliteUnique           = 2067 // SQLITE_CONSTRAINT_UNIQUE
 	sqlitePrimaryKey       = 1555 // SQLITE_CONSTRAINT_PRIMARYKEY
 	sqliteForeignKey       = 787  // SQLITE_CONSTRAINT_FOREIGNKEY
@@ -52,6 +53,13 @@ func isMissingParent(err error) bool {
 	}
 	var se *sqlitedrv.Error
 	return errors.As(err, &se) && se.Code() == sqliteForeignKey
+}
+
+// isDeadlock reports whether MySQL rolled the transaction back to break a
+// deadlock: running it again is safe and is what MySQL asks for.
+func isDeadlock(err error) bool {
+	var me *gomysql.MySQLError
+	return errors.As(err, &me) && me.Number == mysqlDeadlock
 }
 
 // isNoRow reports whether a Take found nothing.

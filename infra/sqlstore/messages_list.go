@@ -90,6 +90,11 @@ var historyTypes = []string{conversation.TypeQuestion, conversation.TypeAnswer}
 // the whole section is returned, answers before its first question
 // included (a prologue, say). rounds <= 0 returns nothing.
 func (s *MessageStore) History(ctx context.Context, conversationID, sectionID int64, rounds int) ([]conversation.Message, error) {
+	return s.history(ctx, conversationID, sectionID, rounds, nil)
+}
+
+// history is History reading only cols of each message (nil: all).
+func (s *MessageStore) history(ctx context.Context, conversationID, sectionID int64, rounds int, cols []string) ([]conversation.Message, error) {
 	if rounds <= 0 {
 		return nil, nil
 	}
@@ -97,12 +102,18 @@ func (s *MessageStore) History(ctx context.Context, conversationID, sectionID in
 		return s.db.gorm.WithContext(ctx).Model(&messageRow{}).
 			Where("conversation_id = ? AND section_id = ? AND hidden = ? AND type IN ?", conversationID, sectionID, false, historyTypes)
 	}
+	read := func(q *gorm.DB, rows *[]messageRow) error {
+		if cols != nil {
+			q = q.Select(cols)
+		}
+		return q.Find(rows).Error
+	}
 	// One read covers the usual case: a few answers per question. Only
 	// when the window is full before `rounds` questions were seen does a
 	// second read find where the rounds start.
 	window := rounds*historyAnswersPerRound + 1
 	var rows []messageRow
-	if err := section().Order("id DESC").Limit(window).Find(&rows).Error; err != nil {
+	if err := read(section().Order("id DESC").Limit(window), &rows); err != nil {
 		return nil, fmt.Errorf("sqlstore: history: %w", err)
 	}
 	if n, ok := roundsLength(rows, rounds, len(rows) < window); ok {
@@ -119,7 +130,7 @@ func (s *MessageStore) History(ctx context.Context, conversationID, sectionID in
 		q = q.Where("id >= ?", starts[0])
 	}
 	rows = rows[:0]
-	if err := q.Order("id").Find(&rows).Error; err != nil {
+	if err := read(q.Order("id"), &rows); err != nil {
 		return nil, fmt.Errorf("sqlstore: history: %w", err)
 	}
 	return messagesFromRows(rows)

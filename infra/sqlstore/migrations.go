@@ -32,6 +32,8 @@ func migrations() []migration {
 		{Version: 9, Name: "chat_recovery", Up: up0009},
 		{Version: 10, Name: "channels", Up: up0010},
 		{Version: 11, Name: "channel_events", Up: up0011},
+		{Version: 12, Name: "channel_event_parts", Up: up0012},
+		{Version: 13, Name: "workflow_run_nodes", Up: up0013},
 	}
 }
 

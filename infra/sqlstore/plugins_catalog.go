@@ -20,7 +20,10 @@ import (
 // workspace is errs.ErrConflict.
 func (s *PluginStore) SyncBuiltin(ctx context.Context, p *plugin.Plugin) error {
 	err := s.syncBuiltin(ctx, p)
-	if isDuplicate(err) {
+	// Two processes starting on an empty database both create the row:
+	// the loser finds it taken (duplicate key) or, on InnoDB, deadlocks on
+	// the gap lock of the absent row. Run again, it updates the row.
+	for i := 0; i < 3 && (isDuplicate(err) || isDeadlock(err)); i++ {
 		err = s.syncBuiltin(ctx, p)
 	}
 	if err != nil && !isDomain(err) {

@@ -73,3 +73,28 @@ func testPluginStats(t *testing.T, db *DB, ws, creator int64) {
 		t.Errorf("mean = %v", got[0].MeanLatency())
 	}
 }
+
+// TestCatalogSyncedByProcessesStartingTogether checks that processes
+// syncing the built-ins into an empty catalog at the same moment all
+// succeed (on InnoDB the losers deadlock on the absent rows' gap locks).
+func TestCatalogSyncedByProcessesStartingTogether(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db *DB) {
+		ctx := context.Background()
+		var wg sync.WaitGroup
+		errc := make(chan error, 4*8)
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for id := int64(31); id < 39; id++ {
+					errc <- db.Plugins().SyncBuiltin(ctx, &plugin.Plugin{ID: id, Name: "b", Draft: plugin.Spec{Source: "m"}})
+				}
+			}()
+		}
+		wg.Wait()
+		close(errc)
+		for err := range errc {
+			mustNot(t, err)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"time"
@@ -39,6 +40,12 @@ type workflowRunRow struct {
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
 	FinishedAt    *time.Time
+	// Nodes holds the node records of a run saved in one piece (SaveRun),
+	// as encodeNodes writes them; NULL when they are in workflow_node_runs.
+	Nodes *string
+	// Instance is the process instance running a run that holds no lease
+	// (StartRun); "" for the others.
+	Instance string
 }
 
 func (workflowRunRow) TableName() string { return "workflow_runs" }
@@ -74,16 +81,21 @@ func runFromRow(r *workflowRunRow) *workflow.Run {
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), FinishedAt: utcPtr(r.FinishedAt)}
 }
 
+// runRow is the row of a run.
+func runRow(r *workflow.Run) *workflowRunRow {
+	return &workflowRunRow{ID: r.ID, WorkflowID: r.WorkflowID, WorkspaceID: r.WorkspaceID, Version: r.Version,
+		DraftRevision: r.DraftRevision, Mode: string(r.Mode), Status: string(r.Status), CallerID: r.CallerID,
+		BotID: r.BotID, UserID: r.UserID, ConnectorID: r.ConnectorID, Input: r.Input, Output: r.Output, Error: r.Error,
+		InputTokens: r.InputTokens, OutputTokens: r.OutputTokens, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		FinishedAt: dbTimePtr(r.FinishedAt)}
+}
+
 // CreateRun stores a new run; r.ID must be set. It sets the timestamps and
 // returns errs.ErrNotFound when the workflow does not exist.
 func (s *WorkflowRunStore) CreateRun(ctx context.Context, r *workflow.Run) error {
 	r.CreatedAt = s.db.timestamp()
 	r.UpdatedAt = r.CreatedAt
-	row := &workflowRunRow{ID: r.ID, WorkflowID: r.WorkflowID, WorkspaceID: r.WorkspaceID, Version: r.Version,
-		DraftRevision: r.DraftRevision, Mode: string(r.Mode), Status: string(r.Status), CallerID: r.CallerID,
-		BotID: r.BotID, UserID: r.UserID, ConnectorID: r.ConnectorID, Input: r.Input, Output: r.Output, Error: r.Error,
-		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
-	err := s.db.gorm.WithContext(ctx).Create(row).Error
+	err := s.db.gorm.WithContext(ctx).Create(runRow(r)).Error
 	switch {
 	case err == nil:
 		return nil
@@ -118,10 +130,11 @@ func (s *WorkflowRunStore) FinishRun(ctx context.Context, r *workflow.Run) error
 
 func runNotFound(id int64) error { return errs.NotFound("run", strconv.FormatInt(id, 10)) }
 
-// GetRun returns a run, or errs.ErrNotFound.
+// GetRun returns a run, or errs.ErrNotFound. It leaves the node records
+// of the row where they are: ListNodeRuns reads them.
 func (s *WorkflowRunStore) GetRun(ctx context.Context, id int64) (*workflow.Run, error) {
 	var row workflowRunRow
-	if err := s.db.gorm.WithContext(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
+	if err := s.db.gorm.WithContext(ctx).Omit("Nodes").Where("id = ?", id).Take(&row).Error; err != nil {
 		if isNoRow(err) {
 			return nil, runNotFound(id)
 		}
@@ -136,14 +149,7 @@ func (s *WorkflowRunStore) AddNodeRuns(ctx context.Context, recs []workflow.Node
 	if len(recs) == 0 {
 		return nil
 	}
-	rows := make([]nodeRunRow, len(recs))
-	for i, r := range recs {
-		rows[i] = nodeRunRow{RunID: r.RunID, Seq: r.Seq, NodeID: r.NodeID, Type: r.Type, Title: r.Title, Parent: r.Parent,
-			Idx: r.Index, Status: r.Status, Handled: r.Handled, Input: r.Input, Output: r.Output, Error: r.Error, Logs: r.Logs,
-			StartedAt: dbTime(r.StartedAt), DurationUS: r.Duration.Microseconds(), InputTokens: r.InputTokens,
-			OutputTokens: r.OutputTokens, Attempts: r.Attempts}
-	}
-	err := s.db.gorm.WithContext(ctx).CreateInBatches(rows, 200).Error
+	err := s.db.gorm.WithContext(ctx).CreateInBatches(nodeRows(recs), nodeChunkRows).Error
 	switch {
 	case err == nil:
 		return nil
@@ -153,11 +159,27 @@ func (s *WorkflowRunStore) AddNodeRuns(ctx context.Context, recs []workflow.Node
 	return fmt.Errorf("sqlstore: add workflow node runs: %w", err)
 }
 
-// ListNodeRuns returns the node records of a run in finishing order.
+// nodeRows are the rows of node records.
+func nodeRows(recs []workflow.NodeRun) []nodeRunRow {
+	rows := make([]nodeRunRow, len(recs))
+	for i, r := range recs {
+		rows[i] = nodeRunRow{RunID: r.RunID, Seq: r.Seq, NodeID: r.NodeID, Type: r.Type, Title: r.Title, Parent: r.Parent,
+			Idx: r.Index, Status: r.Status, Handled: r.Handled, Input: r.Input, Output: r.Output, Error: r.Error, Logs: r.Logs,
+			StartedAt: dbTime(r.StartedAt), DurationUS: r.Duration.Microseconds(), InputTokens: r.InputTokens,
+			OutputTokens: r.OutputTokens, Attempts: r.Attempts}
+	}
+	return rows
+}
+
+// ListNodeRuns returns the node records of a run in finishing order: those
+// of workflow_node_runs or, when there are none, those its row holds.
 func (s *WorkflowRunStore) ListNodeRuns(ctx context.Context, runID int64) ([]workflow.NodeRun, error) {
 	var rows []nodeRunRow
 	if err := s.db.gorm.WithContext(ctx).Where("run_id = ?", runID).Order("seq").Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("sqlstore: list workflow node runs: %w", err)
+	}
+	if len(rows) == 0 {
+		return s.inlineNodes(ctx, runID)
 	}
 	out := make([]workflow.NodeRun, len(rows))
 	for i, r := range rows {
@@ -165,6 +187,23 @@ func (s *WorkflowRunStore) ListNodeRuns(ctx context.Context, runID int64) ([]wor
 			Index: r.Idx, Status: r.Status, Handled: r.Handled, Input: r.Input, Output: r.Output, Error: r.Error, Logs: r.Logs,
 			StartedAt: r.StartedAt.UTC(), Duration: time.Duration(r.DurationUS) * time.Microsecond,
 			InputTokens: r.InputTokens, OutputTokens: r.OutputTokens, Attempts: r.Attempts}
+	}
+	return out, nil
+}
+
+// inlineNodes returns the node records a run's row holds (none when the
+// run is unknown or keeps them in workflow_node_runs).
+func (s *WorkflowRunStore) inlineNodes(ctx context.Context, runID int64) ([]workflow.NodeRun, error) {
+	var nodes []sql.NullString
+	if err := s.db.gorm.WithContext(ctx).Model(&workflowRunRow{}).Where("id = ?", runID).Pluck("nodes", &nodes).Error; err != nil {
+		return nil, fmt.Errorf("sqlstore: list workflow node runs: %w", err)
+	}
+	if len(nodes) == 0 || !nodes[0].Valid {
+		return []workflow.NodeRun{}, nil
+	}
+	out, err := decodeNodes(runID, nodes[0].String)
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: node records of run %d: %w", runID, err)
 	}
 	return out, nil
 }

@@ -31,6 +31,8 @@ type ChannelDTO struct {
 	Status           string           `json:"status"`
 	StatusDetail     string           `json:"status_detail"`
 	WebhookURL       string           `json:"webhook_url"`
+	ChatURL          string           `json:"chat_url,omitempty"`   // web chats: the hosted page
+	EmbedHTML        string           `json:"embed_html,omitempty"` // web chats: the bubble's snippet
 	Settings         channel.Settings `json:"settings"`
 	PublishedVersion int64            `json:"published_version"`
 	CreatedAt        int64            `json:"created_at"`
@@ -39,8 +41,10 @@ type ChannelDTO struct {
 
 func (h Console) dto(c *app.RequestContext, ch *channel.Channel) ChannelDTO {
 	spec, _ := channel.SpecOf(ch.Kind)
+	base := requestBase(c)
 	return ChannelDTO{ID: httpx.ID(ch.ID), BotID: httpx.ID(ch.BotID), Kind: string(ch.Kind), Name: ch.Name,
-		Status: string(ch.Status), StatusDetail: ch.StatusDetail, WebhookURL: h.Svc.WebhookURL(requestBase(c), ch),
+		Status: string(ch.Status), StatusDetail: ch.StatusDetail, WebhookURL: h.Svc.WebhookURL(base, ch),
+		ChatURL: h.Svc.ChatURL(base, ch), EmbedHTML: h.Svc.EmbedHTML(base, ch),
 		Settings: spec.Mask(ch.Settings), PublishedVersion: ch.PublishedVersion,
 		CreatedAt: httpx.Unix(ch.CreatedAt), UpdatedAt: httpx.Unix(ch.UpdatedAt)}
 }

@@ -49,11 +49,13 @@ func (f *feishuSetup) create(t *testing.T, kind string, settings map[string]any)
 	return f.s.call(t, "POST", "/api/bots/"+f.botID+"/channels", bootstrapToken, map[string]any{"kind": kind, "settings": settings}).must(t, 201).data
 }
 
-// replies is what the fake accepted in reply to messageID.
+// replies is what the fake shows in reply to messageID: each reply, as
+// it reads after its edits (answers stream).
 func (f *feishuSetup) replies(messageID string) []feishufake.Reply {
 	var out []feishufake.Reply
 	for _, r := range f.fake.Replies() {
 		if r.MessageID == messageID {
+			r.Text, _ = f.fake.Text(r.ID)
 			out = append(out, r)
 		}
 	}

@@ -62,19 +62,22 @@ func channelsLifecycle(t *testing.T, c *channelsSetup) {
 	if str(got.data, "name") != "Support" || str(settings(got), "bot_token") != "••••1111" {
 		t.Fatalf("get = %v", got.data)
 	}
-	// A secret not sent, or sent back masked, is kept; a new one replaces it.
+	// A secret not sent, or sent back masked, is kept; a new one replaces
+	// it once the platform accepts the new settings.
 	patched := c.s.call(t, "PATCH", one, bootstrapToken, map[string]any{"name": "Help desk",
-		"settings": map[string]any{"api_base_url": "http://127.0.0.1:9/api", "signing_secret": "••••2222"}}).must(t, 200)
-	if s := settings(patched); str(patched.data, "name") != "Help desk" || str(s, "bot_token") != "••••1111" || str(s, "signing_secret") != "••••2222" || str(s, "api_base_url") != "http://127.0.0.1:9/api" {
+		"settings": map[string]any{"bot_token": "••••1111", "signing_secret": "signing-secret-rotated-3333"}}).must(t, 200)
+	if s := settings(patched); str(patched.data, "name") != "Help desk" || str(s, "bot_token") != "••••1111" || str(s, "signing_secret") != "••••3333" || str(s, "api_base_url") != c.sl.APIURL() {
 		t.Fatalf("patched = %v", patched.data)
 	}
-	patched = c.s.call(t, "PATCH", one, bootstrapToken, map[string]any{"settings": map[string]any{"bot_token": "xoxb-rotated-token-3333", "api_base_url": nil}}).must(t, 200)
-	if s := settings(patched); str(s, "bot_token") != "••••3333" || str(s, "api_base_url") != "https://slack.com/api" {
-		t.Fatalf("rotated = %v; want the new token and the default base back", s)
+	if stored, sealed := c.storedRow(t, str(created, "id")); strings.Contains(stored+sealed, "signing-secret-rotated") {
+		t.Fatal("the rotated secret is readable in the database")
 	}
-	if stored, sealed := c.storedRow(t, str(created, "id")); strings.Contains(stored+sealed, "xoxb-rotated") {
-		t.Fatal("the rotated token is readable in the database")
-	}
+	// Changed credentials are checked with the platform as on creation;
+	// what it refuses, or a base URL that cannot be reached, stores nothing.
+	c.s.call(t, "PATCH", one, bootstrapToken, map[string]any{"settings": map[string]any{"bot_token": "xoxb-rotated-token-4444"}}).
+		fails(t, 400, 4000, "settings.bot_token: was refused by Slack: slack auth.test: invalid_auth")
+	c.s.call(t, "PATCH", one, bootstrapToken, map[string]any{"name": "Moved", "settings": map[string]any{"api_base_url": "http://127.0.0.1:9/api"}}).
+		fails(t, 503, 5030, "slack auth.test")
 	for _, tc := range []struct {
 		body map[string]any
 		want string
@@ -86,7 +89,8 @@ func channelsLifecycle(t *testing.T, c *channelsSetup) {
 	} {
 		c.s.call(t, "PATCH", one, bootstrapToken, tc.body).fails(t, 400, 4000, tc.want)
 	}
-	if again := c.s.call(t, "GET", one, bootstrapToken, nil).must(t, 200); str(settings(again), "bot_token") != "••••3333" || str(again.data, "status") != "active" {
+	if again := c.s.call(t, "GET", one, bootstrapToken, nil).must(t, 200); str(settings(again), "bot_token") != "••••1111" ||
+		str(settings(again), "api_base_url") != c.sl.APIURL() || str(again.data, "name") != "Help desk" || str(again.data, "status") != "active" {
 		t.Fatalf("a refused patch changed the channel: %v", again.data)
 	}
 	if d := c.s.call(t, "PATCH", one, bootstrapToken, map[string]any{"status": "disabled"}).must(t, 200); str(d.data, "status") != "disabled" {

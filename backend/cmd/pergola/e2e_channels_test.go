@@ -165,8 +165,12 @@ func channelsEveryKind(t *testing.T, c *channelsSetup) {
 		if str(got, "kind") != k.kind || str(got, "name") != k.kind || str(got, "status") != "active" || got["published_version"] != float64(0) {
 			t.Errorf("%s: created %v", k.kind, got)
 		}
-		if want := base + "/channels/" + k.kind + "/" + id; str(got, "webhook_url") != want {
-			t.Errorf("%s: webhook_url %q, want %q", k.kind, str(got, "webhook_url"), want)
+		want, page := base+"/channels/"+k.kind+"/"+id, ""
+		if k.kind == "web" {
+			want, page = "", base+"/chat/"+id // a web chat is a page, it takes no platform events
+		}
+		if str(got, "webhook_url") != want || str(got, "chat_url") != page {
+			t.Errorf("%s: webhook_url %q, chat_url %q; want %q, %q", k.kind, str(got, "webhook_url"), str(got, "chat_url"), want, page)
 		}
 		settings := got["settings"].(map[string]any)
 		def := defaultAPIBase[k.kind]

@@ -7,8 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/cloudwego/hertz/pkg/app/server"
@@ -16,20 +14,15 @@ import (
 	"github.com/cloudwego/hertz/pkg/network/standard"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	goredis "github.com/redis/go-redis/v9"
 
 	chatapp "github.com/pergola-ai/pergola/application/chat"
-	identityapp "github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/application/modelreg"
 	"github.com/pergola-ai/pergola/backend/api"
 	"github.com/pergola-ai/pergola/backend/api/middleware"
-	"github.com/pergola-ai/pergola/backend/api/ops"
 	"github.com/pergola-ai/pergola/backend/config"
 	"github.com/pergola-ai/pergola/domain/llm"
-	"github.com/pergola-ai/pergola/idl"
-	"github.com/pergola-ai/pergola/infra/memory"
+	"github.com/pergola-ai/pergola/idl/merged"
 	"github.com/pergola-ai/pergola/infra/provider"
-	"github.com/pergola-ai/pergola/infra/redis"
 	"github.com/pergola-ai/pergola/infra/secret"
 	"github.com/pergola-ai/pergola/infra/sqlstore"
 )
@@ -52,6 +45,9 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	}
 	log := newLogger(cfg)
 	log.Info("starting pergola", append([]any{"version", version}, cfg.Redacted()...)...)
+	if _, err := startPprof(ctx, cfg.PprofAddr, log); err != nil {
+		return err
+	}
 	models, err := config.LoadModels(cfg.ModelsFile, env)
 	if err != nil {
 		return err
@@ -76,10 +72,6 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	}
 	defer shared.close()
 
-	doc, err := idl.Merged()
-	if err != nil {
-		return err
-	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
@@ -98,7 +90,7 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	if err != nil {
 		return err
 	}
-	deps.OpenAPI = doc
+	deps.OpenAPI = merged.Document() // generated at build time: merging at start took most of it
 	if deps.Proxies, err = middleware.ParseProxies(cfg.Edge.TrustedProxies); err != nil {
 		return fmt.Errorf("PERGOLA_TRUSTED_PROXIES: %w", err)
 	}
@@ -117,7 +109,8 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 			cleanups[i]()
 		}
 	}
-	ident := identityapp.New(db.Users(), db.Workspaces(), db.Tokens())
+	cache := newCaches(ctx, cfg, log, &cleanups)
+	ident := cache.identity(db)
 	if err := bootstrap(ctx, ident, cfg, log); err != nil {
 		return api.Deps{}, cleanup, err
 	}
@@ -134,9 +127,9 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	}
 	cleanups = append(cleanups, tables.close)
 	wft := &workflowTools{store: db.Workflows()}
-	bots := newBots(db, ident, registry, append(append(append(plugins.bind, tables.bind...), wft.bind()...), channelBinding(db))...)
+	bots := newBots(db, ident, registry, append(append(append(plugins.bind, tables.bind...), wft.bind()...), channelBinding(db), cache.bots())...)
 	convs := newConversations(db, ident, bots)
-	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc, shared.queue, cfg, log)
+	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc, shared.queue, cfg, log, cache)
 	cleanups = append(cleanups, stopWorkflows)
 	if err != nil {
 		return api.Deps{}, cleanup, err
@@ -156,7 +149,8 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	return api.Deps{
 		Log: log, Identity: ident, Models: registry, Bots: bots, Convs: convs, Chat: chats,
 		Plugins: plugins.svc, Tables: tables.svc, Workflows: workflows, Channels: newChannels(db, bots, cfg),
-		Inbound: newChannelRuntime(ctx, &cleanups, db, bots, chats, shared.queue, cfg, log),
+		Inbound: newChannelRuntime(ctx, &cleanups, db, bots, chats, shared, cfg, log),
+		WebChat: newWebChat(db, bots, chats, shared.limiter, cfg, log),
 		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
 	}, cleanup, nil
@@ -197,88 +191,6 @@ func newLogger(cfg config.Config) *slog.Logger {
 		return slog.New(slog.NewTextHandler(os.Stderr, opts))
 	}
 	return slog.New(slog.NewJSONHandler(os.Stderr, opts))
-}
-
-// secretBox returns the cipher of stored secrets. Without PERGOLA_SECRET_KEY
-// (allowed only on the embedded default) the key is generated once into the
-// data directory.
-func secretBox(cfg config.Config, log *slog.Logger) (*secret.Box, error) {
-	raw := cfg.SecretKey
-	if raw == "" {
-		path := filepath.Join(cfg.DataDir, "secret.key")
-		b, err := os.ReadFile(path)
-		switch {
-		case err == nil:
-			raw = strings.TrimSpace(string(b))
-		case errors.Is(err, os.ErrNotExist):
-			raw = secret.GenerateKey()
-			if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-				return nil, fmt.Errorf("PERGOLA_DATA_DIR: %w", err)
-			}
-			if err := os.WriteFile(path, []byte(raw+"\n"), 0o600); err != nil {
-				return nil, fmt.Errorf("PERGOLA_DATA_DIR: write %s: %w", path, err)
-			}
-			log.Info("generated a secret key for stored secrets", "path", path)
-		default:
-			return nil, fmt.Errorf("PERGOLA_DATA_DIR: read %s: %w", path, err)
-		}
-	}
-	key, err := secret.ParseKey(raw)
-	if err != nil {
-		return nil, fmt.Errorf("PERGOLA_SECRET_KEY: %w", err)
-	}
-	if err := refuseWeakKey(key); err != nil {
-		return nil, err
-	}
-	return secret.NewBox(key)
-}
-
-func openDB(ctx context.Context, cfg config.Config, box *secret.Box, log *slog.Logger) (*sqlstore.DB, error) {
-	sc := sqlstore.Config{DSN: cfg.DBDSN, SQLitePath: filepath.Join(cfg.DataDir, "pergola.db"), Logger: log}
-	if box != nil {
-		sc.Cipher = box
-	}
-	db, err := sqlstore.Open(ctx, sc)
-	if err != nil {
-		if cfg.DBDSN != "" {
-			return nil, fmt.Errorf("PERGOLA_DB_DSN: %w", err)
-		}
-		return nil, fmt.Errorf("PERGOLA_DATA_DIR: %w", err)
-	}
-	return db, nil
-}
-
-// kv is what processes share through Redis, or keep in memory on the
-// embedded default: rate limits, the chat cancel broadcast and the queue
-// of async workflow runs.
-type kv struct {
-	limiter middleware.Limiter
-	bus     chatapp.Broadcaster
-	queue   workflowQueue
-	checks  []ops.Check
-	close   func()
-}
-
-// openKV picks memory or Redis (when PERGOLA_REDIS_ADDR is set).
-func openKV(ctx context.Context, cfg config.Config, db *sqlstore.DB) (*kv, error) {
-	checks := []ops.Check{{Name: "database", Ping: db.Ping}}
-	if cfg.RedisAddr == "" {
-		return &kv{limiter: memory.NewRateLimiter(), bus: memory.NewPubSub(),
-			queue:  memory.NewQueue(memory.QueueOptions{MaxBacklog: cfg.QueueMaxBacklog}),
-			checks: checks, close: func() {}}, nil
-	}
-	client := goredis.NewClient(&goredis.Options{Addr: cfg.RedisAddr, Password: cfg.RedisPassword, DB: cfg.RedisDB})
-	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	if err := client.Ping(pctx).Err(); err != nil {
-		_ = client.Close()
-		return nil, fmt.Errorf("PERGOLA_REDIS_ADDR: %s does not answer: %w", cfg.RedisAddr, err)
-	}
-	checks = append(checks, ops.Check{Name: "redis", Ping: func(ctx context.Context) error { return client.Ping(ctx).Err() }})
-	p := cfg.RedisPrefix
-	return &kv{limiter: redis.NewRateLimiter(client, p), bus: redis.NewPubSub(client, p),
-		queue:  redis.NewQueue(client, p, redis.QueueOptions{MaxBacklog: int64(cfg.QueueMaxBacklog)}),
-		checks: checks, close: func() { _ = client.Close() }}, nil
 }
 
 // waitForChats lets chats running in the background finish before the

@@ -76,24 +76,25 @@ func channelBinding(db *sqlstore.DB) botapp.Option { return botapp.WithChannels(
 const channelTurnTimeout = 5 * time.Minute
 
 // newChannelRuntime wires the channels' runtime (the adapters of every
-// kind that has one, the chat runtime, the work queue), starts its worker
-// on queue and adds the worker's stop to cleanups. The egress allow-list
+// kind that has one, the chat runtime, the work queue and the locks of
+// platform conversations the processes share), starts its worker on the
+// queue and adds the worker's stop to cleanups. The egress allow-list
 // was checked by newWorkflows already; should it fail here, inbound
 // events are not served (nil).
 func newChannelRuntime(ctx context.Context, cleanups *[]func(), db *sqlstore.DB, bots *botapp.Service, chats *chatapp.Service,
-	queue workflowQueue, cfg config.Config, log *slog.Logger) *channelapp.Runtime {
+	shared *kv, cfg config.Config, log *slog.Logger) *channelapp.Runtime {
 	guard, err := egress.New(egress.Config{Allow: cfg.EgressAllow})
 	if err != nil {
 		log.Error("channels: inbound events are not served", "err", fmt.Errorf("PERGOLA_EGRESS_ALLOW: %w", err))
 		return nil
 	}
 	rt := channelapp.NewRuntime(channelapp.RuntimeDeps{
-		Channels: db.Channels(), Events: db.ChannelEvents(), Bots: bots, Turns: chatTurns{chats}, Queue: queue,
-		Adapters: channelAdapters(guard.Client()),
-		Log:      log,
+		Channels: db.Channels(), Events: db.ChannelEvents(), Bots: bots, Turns: chatTurns{chats}, Queue: shared.queue,
+		Adapters: channelAdapters(guard.Client()), Locker: shared.locker,
+		Log: log,
 	})
 	if cfg.ChannelWorkers > 0 {
-		*cleanups = append(*cleanups, startChannelWorker(ctx, rt, queue, cfg))
+		*cleanups = append(*cleanups, startChannelWorker(ctx, rt, shared.queue, cfg))
 	}
 	return rt
 }
@@ -128,13 +129,13 @@ func startChannelWorker(ctx context.Context, rt *channelapp.Runtime, queue workf
 }
 
 // chatTurns runs channel turns on the chat runtime and waits for the
-// answer.
+// answer, reporting its text as it grows when the request asks.
 type chatTurns struct{ chats *chatapp.Service }
 
 func (t chatTurns) Answer(ctx context.Context, req channelapp.TurnRequest) (channelapp.TurnAnswer, error) {
 	ctx, cancel := context.WithTimeout(ctx, channelTurnTimeout)
 	defer cancel()
-	sink := newAnswerSink()
+	sink := newAnswerSink(req.Progress)
 	chat, err := t.chats.StartForChannel(ctx, chatapp.ChannelRequest{BotID: req.BotID, ChannelID: req.ChannelID,
 		ConversationID: req.ConversationID, UserID: req.UserID, Text: req.Text}, sink)
 	if err != nil {
@@ -149,24 +150,36 @@ func (t chatTurns) Answer(ctx context.Context, req channelapp.TurnRequest) (chan
 	return channelapp.TurnAnswer{ChatID: chat.ID, ConversationID: chat.ConversationID, Text: text}, err
 }
 
-// answerSink collects the answers of a chat until it ends.
+// answerSink collects the answers of a chat until it ends; with
+// progress set, it reports the answers so far on every delta, joined as
+// result joins them.
 type answerSink struct {
+	progress func(text string)
+
 	mu      sync.Mutex
 	answers []string
+	writing strings.Builder // the answer the model is writing now
 	err     error
 	done    chan struct{}
 	once    sync.Once
 }
 
-func newAnswerSink() *answerSink { return &answerSink{done: make(chan struct{})} }
+func newAnswerSink(progress func(string)) *answerSink {
+	return &answerSink{progress: progress, done: make(chan struct{})}
+}
 
 func (s *answerSink) Send(e chatapp.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch e.Kind {
+	case chatapp.EventMessageDelta:
+		s.delta(e.Message)
 	case chatapp.EventMessageDone:
-		if e.Message != nil && e.Message.Type == conversation.TypeAnswer && e.Message.Content != "" {
-			s.answers = append(s.answers, e.Message.Content)
+		if isAnswer(e.Message) {
+			s.writing.Reset()
+			if e.Message.Content != "" {
+				s.answers = append(s.answers, e.Message.Content)
+			}
 		}
 	case chatapp.EventChatCompleted, chatapp.EventRequiresAction:
 		s.finish(nil)
@@ -180,6 +193,18 @@ func (s *answerSink) Send(e chatapp.Event) {
 		s.finish(errs.Conflict("the chat was canceled"))
 	}
 }
+
+// delta adds a piece of the answer being written and reports the text
+// so far; s.mu is held.
+func (s *answerSink) delta(m *conversation.Message) {
+	if s.progress == nil || !isAnswer(m) || m.Content == "" {
+		return
+	}
+	s.writing.WriteString(m.Content)
+	s.progress(strings.Join(append(s.answers[:len(s.answers):len(s.answers)], s.writing.String()), "\n\n"))
+}
+
+func isAnswer(m *conversation.Message) bool { return m != nil && m.Type == conversation.TypeAnswer }
 
 func (s *answerSink) finish(err error) {
 	s.once.Do(func() { s.err = err; close(s.done) })

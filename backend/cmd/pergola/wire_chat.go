@@ -35,6 +35,10 @@ func (c conversations) ResolveConversation(ctx context.Context, p identity.Princ
 	return c.svc.ResolveConversation(ctx, p, id, botID, connector)
 }
 
+func (c conversations) ResolveTurn(ctx context.Context, p identity.Principal, q convapp.TurnQuery) (*conversation.Conversation, []conversation.Message, error) {
+	return c.svc.ResolveTurn(ctx, p, q)
+}
+
 func (c conversations) ValidateMessages(at string, msgs []chatapp.InputMessage) error {
 	return convapp.ValidateMessages(at, msgs)
 }

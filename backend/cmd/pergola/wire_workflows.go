@@ -46,12 +46,14 @@ const workflowWorkers = 4
 // newWorkflows wires the workflow engine to the services its nodes use
 // (models, plugin tools, tables, bot variables, the guarded HTTP client,
 // the stored versions of sub-workflows) and the workflow use cases over
-// it. Node records are written in batches by the history writer; run
-// states (leases, interrupts) live in the database. It starts the worker
-// of async runs on queue; stop (always safe to call) stops it, leaving
-// the runs it held for another process, and then the code-node workers.
+// it. Direct runs (synchronous, unable to ask) are stored in one write
+// when they end; the others' node records are written in batches by the
+// history writer and their states (leases, interrupts) live in the
+// database. It starts the worker of async runs on queue; stop (always
+// safe to call) stops it, leaving the runs it held for another process,
+// and then the code-node workers.
 func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry, modelHTTP *http.Client, bots *botapp.Service,
-	plugins *pluginapp.Service, tables *tableapp.Service, queue workflowQueue, cfg config.Config, log *slog.Logger) (*workflowapp.Service, func(), error) {
+	plugins *pluginapp.Service, tables *tableapp.Service, queue workflowQueue, cfg config.Config, log *slog.Logger, cache *caches) (*workflowapp.Service, func(), error) {
 	guard, err := egress.New(egress.Config{Allow: cfg.EgressAllow})
 	if err != nil {
 		return nil, func() {}, fmt.Errorf("PERGOLA_EGRESS_ALLOW: %w", err)
@@ -73,9 +75,13 @@ func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Servi
 		Code:      code,
 		Limits:    wf.Limits{CodeParallel: cfg.CodeParallel},
 	})
-	svc := workflowapp.New(workflowapp.Deps{Store: db.Workflows(), Runs: db.WorkflowRuns(), Access: ident,
+	svc := workflowapp.New(workflowapp.Deps{Store: cache.workflows(db), Runs: db.WorkflowRuns(), Writer: db.WorkflowRuns(), Access: ident,
 		Bots: botWorkspaces{db.Bots()}, Engine: engine, History: history, IDs: db.IDs(), Log: log,
 		States: db.WorkflowRunStates(), Queue: queue, Lease: lease})
+	if err := svc.Beat(ctx); err != nil { // before any run names this process
+		stopCode()
+		return nil, func() {}, fmt.Errorf("workflow heartbeat: %w", err)
+	}
 	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() {

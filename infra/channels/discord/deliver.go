@@ -8,10 +8,14 @@ import (
 	"net/url"
 	"regexp"
 
+	appchannel "github.com/pergola-ai/pergola/application/channel"
 	"github.com/pergola-ai/pergola/domain/channel"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/infra/channels/delivery"
 )
+
+// Kind streams answers by editing the interaction's original response.
+var _ appchannel.Streamer = (*Kind)(nil)
 
 // message is the body of an edit or a follow-up message.
 type message struct {
@@ -36,25 +40,76 @@ type allowedMentions struct {
 // past its 15 minutes is errs.ErrNotFound; a malformed reply is
 // errs.ErrInvalid.
 func (k *Kind) Deliver(ctx context.Context, c *channel.Channel, reply json.RawMessage, text string) error {
-	var to replyTo
-	if err := json.Unmarshal(reply, &to); err != nil || to.ApplicationID == "" || to.Token == "" {
-		return errs.Invalid("reply", "must be a Discord reply target {application_id, token}")
-	}
-	hook := "/webhooks/" + url.PathEscape(to.ApplicationID) + "/" + url.PathEscape(to.Token)
-	pieces := delivery.Split(text, MaxMessage, Markdown)
-	a := k.api(c)
+	pieces := k.Parts(text)
 	for i, piece := range pieces {
-		method, path := http.MethodPost, hook
-		if i == 0 {
-			method, path = http.MethodPatch, hook+"/messages/@original"
-		}
-		m := message{Content: Markdown(piece), AllowedMentions: allowedMentions{Parse: []string{}}}
-		err := k.retry.Do(ctx, func(ctx context.Context) error { return a.call(ctx, method, path, false, m, nil) })
-		if err != nil {
+		if _, err := k.SendPart(ctx, c, reply, i, piece); err != nil {
 			return fmt.Errorf("message %d of %d: %w", i+1, len(pieces), err)
 		}
 	}
 	return nil
+}
+
+// Parts cuts an answer into Discord messages of at most 2,000
+// characters.
+func (k *Kind) Parts(text string) []string { return delivery.Split(text, MaxMessage, Markdown) }
+
+// MaxEdits is 0: Discord does not limit the edits of a message.
+func (k *Kind) MaxEdits() int { return 0 }
+
+// sentMessage is the handle of a message of the interaction's webhook:
+// "@original" for the original response, a follow-up's id otherwise.
+type sentMessage struct {
+	MessageID string `json:"message_id"`
+}
+
+// SendPart sends part i of an answer as Deliver does: part 0 edits the
+// original response, the others are follow-ups. It returns the message's
+// handle, {"message_id"}.
+func (k *Kind) SendPart(ctx context.Context, c *channel.Channel, reply json.RawMessage, i int, text string) (json.RawMessage, error) {
+	hook, err := webhookPath(reply)
+	if err != nil {
+		return nil, err
+	}
+	method, path, sent := http.MethodPost, hook, sentMessage{}
+	if i == 0 {
+		method, path, sent.MessageID = http.MethodPatch, hook+"/messages/@original", "@original"
+	}
+	var out struct {
+		ID string `json:"id"`
+	}
+	a := k.api(c)
+	m := message{Content: Markdown(text), AllowedMentions: allowedMentions{Parse: []string{}}}
+	if err := k.retry.Do(ctx, func(ctx context.Context) error { return a.call(ctx, method, path, false, m, &out) }); err != nil {
+		return nil, err
+	}
+	if sent.MessageID == "" {
+		sent.MessageID = out.ID
+	}
+	return json.Marshal(sent)
+}
+
+// Edit replaces the content of the interaction's message handle names
+// (PATCH /webhooks/{application_id}/{token}/messages/{message_id}), once.
+func (k *Kind) Edit(ctx context.Context, c *channel.Channel, reply, handle json.RawMessage, text string) error {
+	hook, err := webhookPath(reply)
+	if err != nil {
+		return err
+	}
+	var h sentMessage
+	if err := json.Unmarshal(handle, &h); err != nil || h.MessageID == "" {
+		return errs.Invalid("handle", "must be a Discord message {message_id}")
+	}
+	m := message{Content: Markdown(text), AllowedMentions: allowedMentions{Parse: []string{}}}
+	return k.api(c).call(ctx, http.MethodPatch, hook+"/messages/"+url.PathEscape(h.MessageID), false, m, nil)
+}
+
+// webhookPath is the interaction webhook of reply.
+func webhookPath(reply json.RawMessage) (string, error) {
+	var to replyTo
+	if err := json.Unmarshal(reply, &to); err != nil || to.ApplicationID == "" || to.Token == "" {
+		return "", errs.Invalid("reply", "must be a Discord reply target {application_id, token}")
+	}
+	return "/webhooks/" + url.PathEscape(to.ApplicationID) + "/" + url.PathEscape(to.Token), nil
 }
 
 var massMention = regexp.MustCompile(`@(everyone|here)\b`)

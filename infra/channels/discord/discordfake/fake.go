@@ -1,7 +1,8 @@
 // Package discordfake is a local stand-in for Discord, for tests: a real
 // HTTP server on 127.0.0.1 answering the HTTP API calls a channel makes
 // (GET /users/@me and /applications/@me with "Authorization: Bot …",
-// PATCH /webhooks/{application_id}/{token}/messages/@original and POST
+// PATCH /webhooks/{application_id}/{token}/messages/{@original or a
+// follow-up's id}, 404 Unknown Message for another id, and POST
 // /webhooks/{application_id}/{token}) with Discord's JSON and error
 // shapes ({"message","code"}; 429 with Retry-After and retry_after; 400
 // "Invalid Form Body" past 2,000 characters), recording what it
@@ -35,9 +36,14 @@ type App struct {
 // Message is one edit or follow-up the fake accepted.
 type Message struct {
 	Token string
-	// Edit is true for the edit of the original response (PATCH
-	// …/messages/@original), false for a follow-up (POST).
-	Edit    bool
+	// ID is the id of the message made (a follow-up) or edited.
+	ID string
+	// Edit is true for an edit (PATCH …/messages/{Target}), false for a
+	// follow-up (POST).
+	Edit bool
+	// Target is what an edit named: "@original" (the original
+	// response) or a follow-up's id.
+	Target  string
 	Content string
 	// ParseMentions is allowed_mentions.parse; nil when allowed_mentions
 	// was absent (Discord then pings whoever the text mentions).

@@ -11,9 +11,10 @@ import (
 )
 
 // webhook answers the interaction webhook calls: parts is
-// [application_id, token] or [application_id, token, "messages", "@original"].
+// [application_id, token] (a follow-up) or [application_id, token,
+// "messages", "@original" or a follow-up's id] (an edit).
 func (s *Server) webhook(w http.ResponseWriter, r *http.Request, parts []string) {
-	edit := len(parts) == 4 && parts[2] == "messages" && parts[3] == "@original" && r.Method == http.MethodPatch
+	edit := len(parts) == 4 && parts[2] == "messages" && r.Method == http.MethodPatch
 	post := len(parts) == 2 && r.Method == http.MethodPost
 	switch {
 	case !edit && !post:
@@ -22,9 +23,26 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request, parts []string)
 		writeError(w, http.StatusNotFound, "Unknown Webhook", 10015)
 	case !s.issued(parts[1]):
 		writeError(w, http.StatusUnauthorized, "Invalid Webhook Token", 50027)
+	case edit && parts[3] != "@original" && !s.followUp(parts[1], parts[3]):
+		writeError(w, http.StatusNotFound, "Unknown Message", 10008)
+	case edit:
+		s.message(w, r, parts[1], parts[3])
 	default:
-		s.message(w, r, parts[1], edit)
+		s.message(w, r, parts[1], "")
 	}
+}
+
+// followUp reports whether id is a follow-up message of the token's
+// interaction.
+func (s *Server) followUp(token, id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, m := range s.messages {
+		if m.Token == token && !m.Edit && m.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Server) issued(token string) bool {
@@ -33,7 +51,8 @@ func (s *Server) issued(token string) bool {
 	return s.tokens[token]
 }
 
-func (s *Server) message(w http.ResponseWriter, r *http.Request, token string, edit bool) {
+// message accepts a follow-up (target "") or the edit of target.
+func (s *Server) message(w http.ResponseWriter, r *http.Request, token, target string) {
 	var in struct {
 		Content         string `json:"content"`
 		AllowedMentions *struct {
@@ -49,7 +68,7 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request, token string, e
 		writeJSON(w, http.StatusBadRequest, why)
 		return
 	}
-	m := Message{Token: token, Edit: edit, Content: in.Content}
+	m := Message{Token: token, Edit: target != "", Target: target, Content: in.Content}
 	if in.AllowedMentions != nil {
 		m.ParseMentions = append([]string{}, in.AllowedMentions.Parse...)
 	}
@@ -71,12 +90,17 @@ func contentError(content string) map[string]any {
 	return nil
 }
 
+// accept records m and returns the id of the message it made or edited.
 func (s *Server) accept(m Message) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.messages = append(s.messages, m)
 	s.seq++
-	return strconv.Itoa(1100000000000000000 + s.seq)
+	m.ID = strconv.Itoa(1100000000000000000 + s.seq)
+	if m.Edit && m.Target != "@original" {
+		m.ID = m.Target
+	}
+	s.messages = append(s.messages, m)
+	return m.ID
 }
 
 func writeError(w http.ResponseWriter, status int, message string, code int) {

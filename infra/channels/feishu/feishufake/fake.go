@@ -1,7 +1,7 @@
 // Package feishufake is a local stand-in for the Feishu/Lark Open
 // Platform, for tests: a real HTTP server on 127.0.0.1 issuing tenant
-// access tokens, answering the bot's info and the reply API with the
-// platform's shapes — refusals as {"code":non-zero,"msg"}, a refused
+// access tokens, answering the bot's info, the reply API and the edit of
+// a sent text message (at most 20 edits) with the platform's shapes — refusals as {"code":non-zero,"msg"}, a refused
 // token as code 99991663, rate limits as 429 with x-ogw-ratelimit-reset
 // — recording what it received, and a sender of event requests
 // encrypted and signed as the platform sends them.
@@ -30,6 +30,7 @@ type App struct {
 
 // Reply is one message the reply API accepted.
 type Reply struct {
+	ID        string // the id the fake gave the reply
 	MessageID string // the message replied to
 	MsgType   string
 	Text      string // the text of content {"text":…}
@@ -43,6 +44,8 @@ type Server struct {
 	mu      sync.Mutex
 	journal channelfake.Journal[failure] // calls received, failures to answer next
 	replies []Reply
+	edits   []Edit
+	current map[string]*sentText // each reply as it reads now, by id
 	tokens  map[string]App
 	seq     int
 	refuse  bool
@@ -52,7 +55,7 @@ type failure struct{ status, code, retryAfter int }
 
 // New starts the fake for apps and closes it when the test ends.
 func New(t testing.TB, apps ...App) *Server {
-	s := &Server{apps: apps, tokens: map[string]App{}}
+	s := &Server{apps: apps, tokens: map[string]App{}, current: map[string]*sentText{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -112,6 +115,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			"activate_status": 2, "app_name": app.BotName, "avatar_url": "", "ip_white_list": []string{}, "open_id": app.BotOpenID}})
 	case strings.HasPrefix(r.URL.Path, "/open-apis/im/v1/messages/") && strings.HasSuffix(r.URL.Path, "/reply") && r.Method == http.MethodPost:
 		s.reply(w, r)
+	case strings.HasPrefix(r.URL.Path, "/open-apis/im/v1/messages/") && r.Method == http.MethodPut:
+		s.edit(w, r)
 	default:
 		writeCode(w, http.StatusNotFound, 404, "404 page not found")
 	}
@@ -162,28 +167,19 @@ func (s *Server) app(id string) (App, bool) {
 
 func (s *Server) reply(w http.ResponseWriter, r *http.Request) {
 	id := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/open-apis/im/v1/messages/"), "/reply")
-	var in struct {
-		MsgType string `json:"msg_type"`
-		Content string `json:"content"`
-	}
-	var content struct {
-		Text string `json:"text"`
-	}
-	if json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&in) != nil || json.Unmarshal([]byte(in.Content), &content) != nil {
-		writeCode(w, http.StatusBadRequest, 230001, "Your request contains an invalid request parameter.")
-		return
-	}
-	if in.MsgType != "text" || strings.TrimSpace(content.Text) == "" || !strings.HasPrefix(id, "om_") {
+	text, content, ok := readText(r)
+	if !ok || !strings.HasPrefix(id, "om_") {
 		writeCode(w, http.StatusBadRequest, 230001, "Your request contains an invalid request parameter.")
 		return
 	}
 	s.mu.Lock()
-	s.replies = append(s.replies, Reply{MessageID: id, MsgType: in.MsgType, Text: content.Text})
 	s.seq++
-	n := s.seq
+	reply := Reply{ID: fmt.Sprintf("om_reply_%d", s.seq), MessageID: id, MsgType: "text", Text: text}
+	s.replies = append(s.replies, reply)
+	s.current[reply.ID] = &sentText{text: text}
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{"code": 0, "msg": "success", "data": map[string]any{
-		"message_id": fmt.Sprintf("om_reply_%d", n), "parent_id": id, "msg_type": "text", "body": map[string]any{"content": in.Content}}})
+		"message_id": reply.ID, "parent_id": id, "msg_type": "text", "body": map[string]any{"content": content}}})
 }
 
 func (s *Server) record(call string) {

@@ -1,6 +1,6 @@
 // Package slackfake is a local stand-in for Slack, for tests: a real
 // HTTP server on 127.0.0.1 answering the Web API methods a channel uses
-// (auth.test, chat.postMessage) with Slack's shapes — failures as HTTP
+// (auth.test, chat.postMessage, chat.update) with Slack's shapes — failures as HTTP
 // 200 {"ok":false,"error":"invalid_auth"}, rate limits as 429 with
 // Retry-After — recording what it received, and a sender of Events API
 // requests signed as Slack signs them.
@@ -33,6 +33,7 @@ type Bot struct {
 
 // Posted is one chat.postMessage the fake accepted.
 type Posted struct {
+	TS       string // the ts the fake gave the message
 	Channel  string
 	Text     string
 	ThreadTS string
@@ -46,6 +47,8 @@ type Server struct {
 	mu      sync.Mutex
 	journal channelfake.Journal[failure] // calls received, failures to answer next
 	posted  []Posted
+	updates []Update
+	current map[string]Posted // each message as it reads now, by channel and ts
 	seq     int
 }
 
@@ -53,7 +56,7 @@ type failure struct{ status, retryAfter int }
 
 // New starts the fake for bot and closes it when the test ends.
 func New(t testing.TB, bot Bot) *Server {
-	s := &Server{bot: bot}
+	s := &Server{bot: bot, current: map[string]Posted{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -111,6 +114,8 @@ func (s *Server) method(w http.ResponseWriter, method string, p map[string]strin
 			"team": "Fake", "user": "pergola", "team_id": s.bot.TeamID, "user_id": s.bot.UserID, "bot_id": s.bot.BotID})
 	case "chat.postMessage":
 		s.postMessage(w, p)
+	case "chat.update":
+		s.update(w, p)
 	default:
 		writeError(w, "unknown_method")
 	}
@@ -136,10 +141,8 @@ func (s *Server) postMessage(w http.ResponseWriter, p map[string]string) {
 	switch {
 	case p["channel"] == "":
 		writeError(w, "channel_not_found")
-	case strings.TrimSpace(p["text"]) == "":
-		writeError(w, "no_text")
-	case len([]rune(p["text"])) > maxText:
-		writeError(w, "msg_too_long")
+	case textError(p["text"]) != "":
+		writeError(w, textError(p["text"]))
 	default:
 		ts := s.accept(Posted{Channel: p["channel"], Text: p["text"], ThreadTS: p["thread_ts"]})
 		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "channel": p["channel"], "ts": ts,
@@ -150,9 +153,22 @@ func (s *Server) postMessage(w http.ResponseWriter, p map[string]string) {
 func (s *Server) accept(m Posted) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.posted = append(s.posted, m)
 	s.seq++
-	return fmt.Sprintf("1700000000.%06d", s.seq)
+	m.TS = fmt.Sprintf("1700000000.%06d", s.seq)
+	s.posted = append(s.posted, m)
+	s.current[m.Channel+"/"+m.TS] = m
+	return m.TS
+}
+
+// textError is Slack's error code for a message text it refuses, or "".
+func textError(text string) string {
+	switch {
+	case strings.TrimSpace(text) == "":
+		return "no_text"
+	case len([]rune(text)) > maxText:
+		return "msg_too_long"
+	}
+	return ""
 }
 
 func (s *Server) record(method string) {

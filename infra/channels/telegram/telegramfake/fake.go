@@ -3,7 +3,8 @@
 // /bot{token}/{method} with Telegram's JSON envelope and error shapes
 // (401 Unauthorized for a wrong token, 429 with parameters.retry_after,
 // 400 "can't parse entities" for bad HTML, "message is too long" past
-// 4,096 characters), recording what it received, and pushing updates to
+// 4,096 characters; for editMessageText "message to edit not found" and
+// "message is not modified"), recording what it received, and pushing updates to
 // the registered webhook with the secret header as Telegram does.
 package telegramfake
 
@@ -31,6 +32,7 @@ type Bot struct {
 
 // Sent is one sendMessage the fake accepted.
 type Sent struct {
+	MessageID int64 // the id the fake gave the message
 	ChatID    int64
 	ThreadID  int64 // message_thread_id, 0 when absent
 	Text      string
@@ -56,6 +58,8 @@ type Server struct {
 	mu      sync.Mutex
 	journal channelfake.Journal[failure] // calls received, failures to answer next
 	sent    []Sent
+	edits   []Edit
+	current map[int64]Sent // each message as it reads now, by id
 	webhook Webhook
 	nextID  int64
 }
@@ -68,7 +72,7 @@ type failure struct {
 
 // New starts the fake for bot and closes it when the test ends.
 func New(t testing.TB, bot Bot) *Server {
-	s := &Server{bot: bot, nextID: 1000}
+	s := &Server{bot: bot, nextID: 1000, current: map[int64]Sent{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -164,6 +168,8 @@ func (s *Server) method(w http.ResponseWriter, method string, p params) {
 		s.setWebhook(w, p)
 	case "sendMessage":
 		s.sendMessage(w, p)
+	case "editMessageText":
+		s.editMessageText(w, p)
 	default:
 		writeError(w, http.StatusNotFound, "Not Found", 0)
 	}

@@ -22,20 +22,8 @@ func (s *Server) sendMessage(w http.ResponseWriter, p params) {
 		writeError(w, http.StatusBadRequest, "Bad Request: chat not found", 0)
 		return
 	}
-	shown := text
-	if strings.EqualFold(p.str("parse_mode"), "HTML") {
-		var err error
-		if shown, err = parseHTML(text); err != nil {
-			writeError(w, http.StatusBadRequest, "Bad Request: can't parse entities: "+err.Error(), 0)
-			return
-		}
-	}
-	if strings.TrimSpace(shown) == "" {
-		writeError(w, http.StatusBadRequest, "Bad Request: message text is empty", 0)
-		return
-	}
-	if len(utf16.Encode([]rune(shown))) > maxText {
-		writeError(w, http.StatusBadRequest, "Bad Request: message is too long", 0)
+	if why := checkText(text, p.str("parse_mode")); why != "" {
+		writeError(w, http.StatusBadRequest, why, 0)
 		return
 	}
 	writeResult(w, s.accept(Sent{ChatID: chatID, ThreadID: p.int("message_thread_id"), Text: text, ParseMode: p.str("parse_mode"), ReplyTo: p.replyTo()}))
@@ -44,9 +32,29 @@ func (s *Server) sendMessage(w http.ResponseWriter, p params) {
 func (s *Server) accept(m Sent) map[string]any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.sent = append(s.sent, m)
 	s.nextID++
+	m.MessageID = s.nextID
+	s.sent = append(s.sent, m)
+	s.current[m.MessageID] = m
 	return map[string]any{"message_id": s.nextID, "chat": map[string]any{"id": m.ChatID}, "text": m.Text}
+}
+
+// checkText returns Telegram's refusal of a message's text, or "".
+func checkText(text, parseMode string) string {
+	shown := text
+	if strings.EqualFold(parseMode, "HTML") {
+		var err error
+		if shown, err = parseHTML(text); err != nil {
+			return "Bad Request: can't parse entities: " + err.Error()
+		}
+	}
+	if strings.TrimSpace(shown) == "" {
+		return "Bad Request: message text is empty"
+	}
+	if len(utf16.Encode([]rune(shown))) > maxText {
+		return "Bad Request: message is too long"
+	}
+	return ""
 }
 
 var (
