@@ -115,7 +115,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		return api.Deps{}, cleanup, err
 	}
 	modelHTTP := provider.NewHTTPClient(provider.Pool{}) // one bounded pool for every model call
-	registry := modelreg.New(db.Models(), models, prober{provider.Factory{HTTPClient: modelHTTP}})
+	registry := modelreg.New(cache.models(db), models, prober{provider.Factory{HTTPClient: modelHTTP}})
 	plugins, err := newPlugins(db, ident, cfg, box, log, reg)
 	if err != nil {
 		return api.Deps{}, cleanup, err

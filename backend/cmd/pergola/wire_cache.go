@@ -10,6 +10,7 @@ import (
 	botapp "github.com/pergola-ai/pergola/application/bot"
 	identityapp "github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/application/invalidation"
+	"github.com/pergola-ai/pergola/application/modelreg"
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/config"
 	"github.com/pergola-ai/pergola/infra/memory"
@@ -60,6 +61,11 @@ func newCaches(ctx context.Context, cfg config.Config, log *slog.Logger, cleanup
 func (c *caches) identity(db *sqlstore.DB) *identityapp.Service {
 	s := identityapp.NewCachedStores(c.hub, c.cfg.Entries, db.Users(), db.Workspaces(), db.Tokens())
 	return identityapp.New(s.Users, s.Workspaces, s.Tokens)
+}
+
+// models returns the stored models with the one a chat turn reads cached.
+func (c *caches) models(db *sqlstore.DB) *modelreg.CachedStore {
+	return modelreg.NewCachedStore(db.Models(), c.hub, c.cfg.Entries)
 }
 
 // bots returns the option that caches published bot versions.
