@@ -18,6 +18,7 @@ import (
 	"github.com/pergola-ai/pergola/application/chat"
 	"github.com/pergola-ai/pergola/application/conversation"
 	"github.com/pergola-ai/pergola/application/identity"
+	"github.com/pergola-ai/pergola/application/mcpserver"
 	"github.com/pergola-ai/pergola/application/modelreg"
 	"github.com/pergola-ai/pergola/application/plugin"
 	"github.com/pergola-ai/pergola/application/table"
@@ -26,6 +27,7 @@ import (
 	"github.com/pergola-ai/pergola/backend/api/admin"
 	"github.com/pergola-ai/pergola/backend/api/console"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
+	mcpapi "github.com/pergola-ai/pergola/backend/api/mcp"
 	"github.com/pergola-ai/pergola/backend/api/middleware"
 	"github.com/pergola-ai/pergola/backend/api/openapi"
 	"github.com/pergola-ai/pergola/backend/api/ops"
@@ -45,6 +47,7 @@ type Deps struct {
 	Channels     *channelapp.Service
 	Inbound      *channelapp.Runtime // the channels' inbound events; nil: answered 503
 	WebChat      *webchatapp.Service // the hosted web chat; nil: answered 503
+	MCP          *mcpserver.Service  // the MCP server's tools; nil: /mcp answered 503
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry
@@ -94,6 +97,8 @@ func Register(e *route.Engine, d Deps) {
 	registerChannels(consoleGroup, d)
 	registerChannelRuntime(e, adminGroup, d)
 	registerWebChat(e, d)
+	mcpapi.Register(e, mcpapi.Deps{Tools: d.MCP, Log: d.Log, Auth: middleware.Auth(d.Identity, guard),
+		RateLimit: middleware.RateLimit(d.Limiter, d.RateLimit), MaxBodyBytes: d.MaxBodyBytes})
 }
 
 func registerConsole(g *route.RouterGroup, d Deps, ident console.Identity) {

@@ -151,6 +151,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		Plugins: plugins.svc, Tables: tables.svc, Workflows: workflows, Channels: newChannels(db, bots, cfg),
 		Inbound: newChannelRuntime(ctx, &cleanups, db, bots, chats, shared, cfg, log),
 		WebChat: newWebChat(db, bots, chats, shared.limiter, cfg, log),
+		MCP:     newMCP(ident, bots, chats, workflows, log),
 		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
 	}, cleanup, nil

@@ -1,0 +1,112 @@
+// Package mcp serves Pergola's MCP server at /mcp over the streamable HTTP
+// transport of the MCP Go SDK, behind the same authentication, rate limit,
+// body limit and metrics as the rest of the API. The tools are
+// application/mcpserver's, listed and called per request with the
+// caller's rights.
+package mcp
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/cloudwego/hertz/pkg/app"
+	"github.com/cloudwego/hertz/pkg/common/adaptor"
+	"github.com/cloudwego/hertz/pkg/route"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/pergola-ai/pergola/application/mcpserver"
+	"github.com/pergola-ai/pergola/backend/api/httpx"
+	"github.com/pergola-ai/pergola/domain/identity"
+)
+
+// Path is where the MCP server answers.
+const Path = "/mcp"
+
+// sessionIdle closes MCP sessions a client stopped using without
+// deleting them, so abandoned sessions do not pile up.
+const sessionIdle = 30 * time.Minute
+
+// Deps is what the MCP surface needs.
+type Deps struct {
+	Tools *mcpserver.Service
+	Log   *slog.Logger
+	// Auth authenticates the caller (and sets it with httpx.SetPrincipal);
+	// RateLimit then bounds its requests.
+	Auth         app.HandlerFunc
+	RateLimit    app.HandlerFunc
+	MaxBodyBytes int
+}
+
+// Register installs POST, GET and DELETE /mcp on e; without tools they
+// answer 503.
+func Register(e *route.Engine, d Deps) {
+	h := unavailable
+	if d.Tools != nil {
+		h = handler(d)
+	}
+	for _, m := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
+		e.Handle(m, Path, challenge(), d.Auth, accepted(), d.RateLimit, h)
+	}
+}
+
+// handler adapts the SDK's streamable HTTP handler to hertz and hands it
+// the caller.
+func handler(d Deps) app.HandlerFunc {
+	server := newServer(d.Tools, d.Log, buildVersion())
+	streamable := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, &sdk.StreamableHTTPOptions{
+		Logger: d.Log, SessionTimeout: sessionIdle, MaxRequestBodyBytes: int64(max(d.MaxBodyBytes, 0)),
+	})
+	// The SDK binds each session to TokenInfo.UserID: a session id sent
+	// with another token is refused, so a leaked id is useless alone.
+	bound := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(streamable)
+	serve := adaptor.HertzHandler(bound)
+	return func(ctx context.Context, c *app.RequestContext) {
+		serve(context.WithValue(ctx, principalKey{}, httpx.Caller(c)), c)
+	}
+}
+
+func unavailable(ctx context.Context, c *app.RequestContext) {
+	httpx.FailWith(c, http.StatusServiceUnavailable, httpx.CodeUnavailable, "the MCP server is not available in this process")
+}
+
+type principalKey struct{}
+
+// verify gives the SDK the caller the guards authenticated.
+func verify(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+	p, ok := ctx.Value(principalKey{}).(identity.Principal)
+	if !ok || p.UserID == 0 {
+		return nil, auth.ErrInvalidToken
+	}
+	info := &auth.TokenInfo{UserID: "token-" + strconv.FormatInt(p.TokenID, 10), Scopes: p.Scopes,
+		Extra: map[string]any{extraPrincipal: p}}
+	if p.ExpiresAt != nil {
+		info.Expiration = *p.ExpiresAt
+	}
+	return info, nil
+}
+
+const extraPrincipal = "pergola.principal"
+
+// principalOf returns the caller of an MCP request.
+func principalOf(req sdk.Request) (identity.Principal, bool) {
+	extra := req.GetExtra()
+	if extra == nil || extra.TokenInfo == nil {
+		return identity.Principal{}, false
+	}
+	p, ok := extra.TokenInfo.Extra[extraPrincipal].(identity.Principal)
+	return p, ok
+}
+
+// buildVersion is the module version the binary was built from, for the
+// server's implementation info.
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "devel"
+}

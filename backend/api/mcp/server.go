@@ -1,0 +1,111 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/pergola-ai/pergola/application/mcpserver"
+)
+
+// instructions tell the client's model what the server offers.
+const instructions = "Pergola's published bots (chat_* tools: send a message, pass the conversation_id of an answer to continue " +
+	"the conversation) and published workflows (wf_* tools: the workflow's parameters in, its output out)."
+
+// newServer returns the one MCP server every session shares. Its tools are
+// not registered with the SDK: a receiving middleware answers tools/list
+// and tools/call from the caller's own tools on every request, so a token
+// never sees or calls another workspace's tools and a publication shows at
+// once.
+func newServer(tools *mcpserver.Service, log *slog.Logger, version string) *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "pergola", Title: "Pergola", Version: version}, &sdk.ServerOptions{
+		Instructions: instructions, Logger: log,
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+	})
+	s.AddReceivingMiddleware(toolsMiddleware(tools))
+	return s
+}
+
+// toolsMiddleware answers tools/list and tools/call; everything else goes
+// to the SDK.
+func toolsMiddleware(tools *mcpserver.Service) sdk.Middleware {
+	return func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			switch method {
+			case "tools/list":
+				return listTools(ctx, tools, req)
+			case "tools/call":
+				call, ok := req.(*sdk.CallToolRequest)
+				if !ok {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call: unexpected parameters"}
+				}
+				return callTool(ctx, tools, call)
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
+func listTools(ctx context.Context, tools *mcpserver.Service, req sdk.Request) (sdk.Result, error) {
+	p, ok := principalOf(req)
+	if !ok {
+		return nil, errUnauthenticated
+	}
+	list, err := tools.Tools(ctx, p)
+	if err != nil {
+		return nil, internal(err)
+	}
+	out := &sdk.ListToolsResult{Tools: make([]*sdk.Tool, 0, len(list))}
+	for _, t := range list {
+		tool := &sdk.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema}
+		if t.OutputSchema != nil {
+			tool.OutputSchema = t.OutputSchema
+		}
+		out.Tools = append(out.Tools, tool)
+	}
+	return out, nil
+}
+
+func callTool(ctx context.Context, tools *mcpserver.Service, req *sdk.CallToolRequest) (sdk.Result, error) {
+	p, ok := principalOf(req)
+	if !ok {
+		return nil, errUnauthenticated
+	}
+	if req.Params == nil || req.Params.Name == "" {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call: name is required"}
+	}
+	res, err := tools.Call(ctx, p, req.Params.Name, json.RawMessage(req.Params.Arguments), newClient(req))
+	if errors.Is(err, mcpserver.ErrUnknownTool) {
+		// As the SDK answers an unknown tool: whether it exists in a
+		// workspace the token does not reach is not the caller's to learn.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool \"" + req.Params.Name + "\""}
+	}
+	if err != nil {
+		return nil, internal(err)
+	}
+	out := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Text}}, IsError: res.IsError}
+	if res.Structured != nil {
+		out.StructuredContent = res.Structured
+	}
+	return out, nil
+}
+
+var errUnauthenticated = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "the request carries no authenticated caller"}
+
+// internal hides Pergola's own failures behind a short message.
+func internal(err error) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: " + firstLine(err.Error())}
+}
+
+func firstLine(s string) string {
+	for i, r := range s {
+		if r == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
