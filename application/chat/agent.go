@@ -28,6 +28,9 @@ type compiled struct {
 	options     []model.Option
 	modelID     string
 	clientTools map[string]bool
+	// agentOptions go to the agent's model calls only (a request's
+	// tool_choice), not to the calls without tools.
+	agentOptions []model.Option
 	// sourced: tools from tool sources (workflows, plugins, tables), the
 	// only ones that can leave a question open for the next message.
 	sourced bool

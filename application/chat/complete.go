@@ -31,6 +31,7 @@ type CompletionRequest struct {
 	BotID    int64
 	User     string // the end user, for keyword memory; defaults to the caller
 	Messages []CompletionMessage
+	Tools    RequestTools // the request's function tools and tool_choice
 }
 
 // Complete runs a published bot over the request's messages, sending
@@ -47,7 +48,7 @@ func (s *Service) Complete(ctx context.Context, p identity.Principal, req Comple
 	if err != nil {
 		return err
 	}
-	c, err := s.agentFor(ctx, b, cfg, version)
+	c, err := s.agentForRequest(ctx, b, cfg, version, req.Tools)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/cloudwego/eino/compose"
@@ -84,7 +85,7 @@ func (s *Service) execute(ctx context.Context, t *turn) {
 func (s *Service) runAgent(ctx context.Context, t *turn, rs *runState) error {
 	opts := []agent.AgentOption{
 		agent.WithComposeOptions(compose.WithCallbacks(rs.handler())),
-		react.WithChatModelOptions(t.compiled.options...),
+		react.WithChatModelOptions(append(slices.Clip(t.compiled.options), t.compiled.agentOptions...)...),
 	}
 	sr, err := t.compiled.agent.Stream(ctx, t.input, opts...)
 	if err != nil {

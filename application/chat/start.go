@@ -32,7 +32,9 @@ type Request struct {
 	AutoSaveHistory    bool
 	CustomVariables    map[string]string
 	MetaData           map[string]string
-	Draft              bool // a builder's debug chat on the draft
+	Draft              bool         // a builder's debug chat on the draft
+	Tools              RequestTools // an OpenAI request's function tools for this turn
+	Instructions       string       // an OpenAI request's instructions, added to the prompt
 }
 
 // Start checks the request, records the chat and its question, and runs
@@ -50,7 +52,7 @@ func (s *Service) Start(ctx context.Context, p identity.Principal, req Request, 
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.agentFor(ctx, b, cfg, version)
+	c, err := s.agentForRequest(ctx, b, cfg, version, req.Tools)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +113,7 @@ func (s *Service) begin(ctx context.Context, pl turnPlan, req Request, sink Sink
 		t.resume.answer = contentText(last.ContentType, last.Content)
 	}
 	asked := t.storedInputs(s, req.AdditionalMessages)
-	t.input = append([]*schema.Message{schema.SystemMessage(systemPrompt(cfg, values, now))}, toModel(pl.history)...)
+	t.input = append([]*schema.Message{schema.SystemMessage(withInstructions(systemPrompt(cfg, values, now), req.Instructions))}, toModel(pl.history)...)
 	t.input = append(t.input, toModel(derefs(asked))...)
 	// The model starts while the chat and its question are stored: the
 	// first token does not wait on the database. Start still returns only

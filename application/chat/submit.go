@@ -17,6 +17,12 @@ import (
 // join its transcript and the same chat runs on. A chat that is not
 // waiting, or a second submit racing the first, fails with ErrConflict.
 func (s *Service) Submit(ctx context.Context, p identity.Principal, conversationID, chatID int64, outputs []conversation.ToolOutput, sink Sink) (*conversation.Chat, error) {
+	return s.SubmitWithTools(ctx, p, conversationID, chatID, outputs, RequestTools{}, sink)
+}
+
+// SubmitWithTools is Submit for an OpenAI Responses request, whose function
+// tools are offered again for the rest of the turn.
+func (s *Service) SubmitWithTools(ctx context.Context, p identity.Principal, conversationID, chatID int64, outputs []conversation.ToolOutput, tools RequestTools, sink Sink) (*conversation.Chat, error) {
 	if sink == nil {
 		sink = discard{}
 	}
@@ -31,7 +37,7 @@ func (s *Service) Submit(ctx context.Context, p identity.Principal, conversation
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.agentFor(ctx, b, cfg, version)
+	c, err := s.agentForRequest(ctx, b, cfg, version, tools)
 	if err != nil {
 		return nil, err
 	}

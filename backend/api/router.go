@@ -148,7 +148,7 @@ func notFound(ctx context.Context, c *app.RequestContext) {
 }
 
 func methodNotAllowed(ctx context.Context, c *app.RequestContext) {
-	httpx.FailWith(c, http.StatusMethodNotAllowed, httpx.CodeInvalid,
+	httpx.FailWith(c, http.StatusMethodNotAllowed, httpx.CodeMethodNotAllowed,
 		"method "+string(c.Method())+" is not allowed on "+string(c.Path())+"; see /openapi.yaml")
 }
 

@@ -11,6 +11,9 @@ import (
 // builders' resource routes on console (/api).
 func registerBots(coze, console *route.RouterGroup, d Deps) {
 	cz := bots.Coze{Svc: d.Bots}
+	if d.Workflows != nil {
+		cz.Workflows = d.Workflows
+	}
 	if d.Models != nil {
 		cz.Models = d.Models
 	}

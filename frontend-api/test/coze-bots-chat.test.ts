@@ -22,9 +22,10 @@
 //   with `stream: true` it yields the events. There is no separate
 //   streamSubmitToolOutputs in the JS SDK.
 // - Streams are read with axios' fetch adapter; a non-2xx answer makes axios
-//   throw before the SDK reads the body, so a streaming call's error has the
-//   class and HTTP status but no `code`/`msg` (the non-streamed calls have
-//   both).
+//   throw before the SDK reads the body, so Pergola answers a Coze SDK's
+//   streamed call that fails before streaming with HTTP 200 and the JSON
+//   envelope (as Coze does): the SDK yields it as an `error` event whose
+//   data carries `code` and `msg`.
 // - conversations.create/retrieve/list/clear; conversations.messages.create
 //   /retrieve/list/update/delete (list is POST with the query in the body
 //   and resolves to the whole answer {data, first_id, last_id, has_more};
@@ -763,6 +764,30 @@ describe("@coze/api: bots, chat, conversations, variables", () => {
     assert.equal(chat.last_error?.code, ErrorCode.Internal);
   });
 
+  it("bots.retrieve: workflow_info_list names the workflows the bot binds (published and draft)", async () => {
+    const w = await fx.workflow(
+      {
+        nodes: [
+          { id: "start", type: "start", outputs: [{ name: "city", type: "string", required: true }] },
+          { id: "end", type: "end", inputs: { city: { ref: { node: "start", path: "city" } } } },
+        ],
+        edges: [{ from: "start", to: "end" }],
+      },
+      { description: "echoes a city" },
+    );
+    const bot = await fx.bot({ workflows: [{ workflow_id: w.id }] });
+    for (const isPublished of [true, false]) {
+      const got = await sdk.bots.retrieveNew(bot.id, { is_published: isPublished });
+      assert.deepEqual(
+        got.workflow_info_list,
+        [{ id: w.id, name: w.name, description: "echoes a city", icon_url: "" }],
+        `is_published=${isPublished}`,
+      );
+    }
+    const old = await sdk.bots.retrieve({ bot_id: bot.id });
+    assert.equal(old.workflow_info_list[0]?.id, w.id);
+  });
+
   it("errors: an unknown bot is NotFoundError 4200, an unpublished one BadRequestError 4000", async () => {
     const unknown = "999999999999";
     await assert.rejects(
@@ -778,14 +803,19 @@ describe("@coze/api: bots, chat, conversations, variables", () => {
     );
 
     // Streaming: axios rejects a non-2xx answer before the SDK reads its body,
-    // so the error has the class and status but no code or msg.
-    await assert.rejects(
-      collect(sdk.chat.stream({ bot_id: unknown, user_id: "u", additional_messages: [user("hi")] })),
-      sdkError(NotFoundError, 404, undefined),
-    );
-    await assert.rejects(
-      collect(sdk.chat.stream({ bot_id: draft.id, user_id: "u", additional_messages: [user("hi")] })),
-      sdkError(BadRequestError, 400, undefined),
-    );
+    // so Pergola answers a Coze SDK's streamed call that fails before the
+    // stream with HTTP 200 and the JSON envelope, as Coze does: the SDK
+    // yields it as an `error` event whose data has code and msg.
+    const unknownEvents = await collect(sdk.chat.stream({ bot_id: unknown, user_id: "u", additional_messages: [user("hi")] }));
+    assert.equal(unknownEvents.length, 1, JSON.stringify(unknownEvents));
+    assert.equal(unknownEvents[0]?.event, E.ERROR);
+    const unknownErr = unknownEvents[0]?.data as unknown as { code: number; msg: string };
+    assert.equal(unknownErr.code, ErrorCode.NotFound);
+    assert.match(unknownErr.msg, /not found/);
+    const draftEvents = await collect(sdk.chat.stream({ bot_id: draft.id, user_id: "u", additional_messages: [user("hi")] }));
+    assert.equal(draftEvents[0]?.event, E.ERROR);
+    const draftErr = draftEvents[0]?.data as unknown as { code: number; msg: string };
+    assert.equal(draftErr.code, ErrorCode.Invalid);
+    assert.match(draftErr.msg, /publish/);
   });
 });

@@ -489,16 +489,21 @@ describe("@coze/api: workflows", { timeout: 120_000 }, () => {
       sdkError(BadRequestError, 400, ErrorCode.Invalid, /workspace_id/),
     );
 
-    // Streaming: axios rejects a non-2xx answer before the SDK reads its
-    // body, so the error has the class and status but no code or msg.
-    await assert.rejects(
-      collect(sdk.workflows.runs.stream({ workflow_id: unknown, parameters: { name: "x" } })),
-      sdkError(NotFoundError, 404, undefined),
-    );
-    await assert.rejects(
-      collect(sdk.workflows.runs.stream({ workflow_id: w.id, parameters: {} })),
-      sdkError(BadRequestError, 400, undefined),
-    );
+    // Streaming: a Coze SDK's streamed call that fails before the stream is
+    // answered 200 with the envelope (axios would throw on another status
+    // before the SDK reads the body): the SDK yields it as an "error" event
+    // whose data has code and msg.
+    for (const [params, code] of [
+      [{ workflow_id: unknown, parameters: { name: "x" } }, ErrorCode.NotFound],
+      [{ workflow_id: w.id, parameters: {} }, ErrorCode.Invalid],
+    ] as const) {
+      const events = await collect(sdk.workflows.runs.stream(params));
+      assert.equal(events.length, 1, JSON.stringify(events));
+      assert.equal(events[0]?.event, "error");
+      const data = events[0]?.data as unknown as { code: number; msg: string };
+      assert.equal(data.code, code, JSON.stringify(data));
+      assert.ok(data.msg.length > 0);
+    }
   });
 
   it("runs.stream → Interrupt (question node) → runs.resume with the answer → Interrupt (option) → runs.resume → Done", async (t) => {
@@ -537,19 +542,18 @@ describe("@coze/api: workflows", { timeout: 120_000 }, () => {
     assert.equal(out.node_is_finish, true);
     assert.deepEqual(JSON.parse(out.content), { name: "ada", said: "Grace", size: "M", index: 1 });
 
-    // An answered event cannot be answered again: 409 (code 4300, which a
-    // streaming call does not get to read).
-    await assert.rejects(
-      collect(
-        sdk.workflows.runs.resume({
-          workflow_id: w.id,
-          event_id: ask.interrupt_data.event_id,
-          resume_data: "again",
-          interrupt_type: ask.interrupt_data.type,
-        }),
-      ),
-      sdkError(APIError, 409, undefined),
+    // An answered event cannot be answered again: an "error" event with
+    // code 4300.
+    const again = await collect(
+      sdk.workflows.runs.resume({
+        workflow_id: w.id,
+        event_id: ask.interrupt_data.event_id,
+        resume_data: "again",
+        interrupt_type: ask.interrupt_data.type,
+      }),
     );
+    assert.equal(again[0]?.event, "error", JSON.stringify(again));
+    assert.equal((again[0]?.data as unknown as { code: number }).code, 4300);
   });
 
   it("runs.create of a workflow that asks: interrupt_data instead of data; history Interrupted; resumed to Success", async (t) => {
@@ -668,15 +672,15 @@ describe("@coze/api: workflows", { timeout: 120_000 }, () => {
     assert.ok(done, raw);
     assert.equal(typeof (JSON.parse(done[1]!) as { debug_url?: unknown }).debug_url, "string", raw);
 
-    // Errors before the run are JSON: with a stream, axios rejects first.
-    await assert.rejects(
-      collect(sdk.workflows.chat.stream({ workflow_id: "999999999999", additional_messages: [{ role: RoleType.User, content: "x" }] })),
-      sdkError(NotFoundError, 404, undefined),
+    // Errors before the run: 200 with the envelope for the SDK, which
+    // yields an "error" event with code and msg.
+    const unknownChat = await collect(
+      sdk.workflows.chat.stream({ workflow_id: "999999999999", additional_messages: [{ role: RoleType.User, content: "x" }] }),
     );
-    await assert.rejects(
-      collect(sdk.workflows.chat.stream({ workflow_id: w.id, additional_messages: [] })),
-      sdkError(BadRequestError, 400, undefined),
-    );
+    assert.equal(unknownChat[0]?.event, "error");
+    assert.equal((unknownChat[0]?.data as unknown as { code: number }).code, ErrorCode.NotFound);
+    const emptyChat = await collect(sdk.workflows.chat.stream({ workflow_id: w.id, additional_messages: [] }));
+    assert.equal((emptyChat[0]?.data as unknown as { code: number; msg: string }).code, ErrorCode.Invalid);
   });
 });
 

@@ -168,28 +168,22 @@ describe("openai SDK against /v1/chat/completions", () => {
     assert.equal(sOut.at(-1)?.choices[0]?.finish_reason, "stop");
   });
 
-  it("errors: a model that is not a bot id is BadRequestError 400; an unknown bot 404; a wrong key 401", async () => {
+  it("errors: a model that is not a bot id or an unknown bot is NotFoundError model_not_found; a wrong key 401", async () => {
     const bot = await fx.bot();
-    await assert.rejects(
-      client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] }),
-      (err: unknown) => {
-        assert.ok(err instanceof BadRequestError, `expected BadRequestError, got ${String(err)}`);
-        assert.equal(err.status, 400);
-        assert.equal(err.type, "invalid_request_error");
-        assert.equal(err.code as unknown, 4000, "Pergola's code, a number (OpenAI's typings say string)");
-        assert.match(err.message, /^400 model: /);
-        return true;
-      },
-    );
-    await assert.rejects(
-      client.chat.completions.create({ model: "999999999999", messages: [{ role: "user", content: "hi" }] }),
-      (err: unknown) => {
-        assert.ok(err instanceof NotFoundError, `expected NotFoundError, got ${String(err)}`);
-        assert.equal(err.status, 404);
-        assert.equal(err.type, "invalid_request_error");
-        return true;
-      },
-    );
+    for (const model of ["gpt-4o", "999999999999"]) {
+      await assert.rejects(
+        client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] }),
+        (err: unknown) => {
+          assert.ok(err instanceof NotFoundError, `expected NotFoundError, got ${String(err)}`);
+          assert.equal(err.status, 404);
+          assert.equal(err.type, "invalid_request_error");
+          assert.equal(err.code, "model_not_found");
+          assert.equal(err.param, "model");
+          assert.match(err.message, new RegExp(`^404 The model \`${model}\` does not exist`));
+          return true;
+        },
+      );
+    }
     // A tool message answering no call, and a last message from the assistant.
     await assert.rejects(
       client.chat.completions.create({
@@ -211,11 +205,31 @@ describe("openai SDK against /v1/chat/completions", () => {
       client.chat.completions.create({ model: draft.id, messages: [{ role: "user", content: "hi" }] }),
       (err: unknown) => err instanceof BadRequestError && /publish/.test(err.message),
     );
-    // The token is checked before the endpoint runs, in Pergola's envelope
-    // rather than OpenAI's {"error":{...}}: the SDK has the status but no message.
+    // The token is checked before the endpoint runs, in OpenAI's shape too:
+    // the SDK shows the status and the message.
     await assert.rejects(
       openai("pat_wrong").chat.completions.create({ model: bot.id, messages: [{ role: "user", content: "hi" }] }),
-      (err: unknown) => err instanceof AuthenticationError && err.status === 401,
+      (err: unknown) => {
+        assert.ok(err instanceof AuthenticationError, String(err));
+        assert.equal(err.status, 401);
+        assert.equal(err.type, "authentication_error");
+        assert.equal(err.code, "invalid_api_key");
+        assert.match(err.message, /^401 \S/, "a message follows the status");
+        return true;
+      },
+    );
+    // A bad role names the field in param.
+    await assert.rejects(
+      client.chat.completions.create({
+        model: bot.id,
+        messages: [{ role: "wizard", content: "hi" } as unknown as ChatCompletionMessageParam],
+      }),
+      (err: unknown) => {
+        assert.ok(err instanceof BadRequestError, String(err));
+        assert.equal(err.param, "messages[0].role");
+        assert.match(err.message, /wizard/);
+        return true;
+      },
     );
     // A streamed request fails the same way before any chunk.
     await assert.rejects(
@@ -223,7 +237,7 @@ describe("openai SDK against /v1/chat/completions", () => {
         collect(
           await client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }], stream: true }),
         ))(),
-      BadRequestError,
+      NotFoundError,
     );
   });
 

@@ -22,8 +22,9 @@ type ModelNamer interface {
 // Coze serves the Coze-compatible bot and variable routes, in the wire
 // shapes Coze's SDKs decode.
 type Coze struct {
-	Svc    *botapp.Service
-	Models ModelNamer
+	Svc       *botapp.Service
+	Models    ModelNamer
+	Workflows WorkflowReader // names the bound workflows; nil: ids only
 }
 
 // Create answers POST /v1/bot/create with {bot_id}.
@@ -104,7 +105,9 @@ func (h Coze) answerOnline(ctx context.Context, c *app.RequestContext, id int64)
 	if err != nil {
 		return err
 	}
-	httpx.OK(c, newCozeBot(b, &v.Config, v.Number, v.CreatedAt, h.modelName(ctx, v.Config.Model.ModelID)))
+	out := newCozeBot(b, &v.Config, v.Number, v.CreatedAt, h.modelName(ctx, v.Config.Model.ModelID))
+	out.WorkflowInfoList = h.workflowInfos(ctx, httpx.Caller(c), v.Config.Workflows)
+	httpx.OK(c, out)
 	return nil
 }
 
@@ -123,7 +126,9 @@ func (h Coze) Retrieve(ctx context.Context, c *app.RequestContext) error {
 		if err != nil {
 			return err
 		}
-		httpx.OK(c, newCozeBot(b, &b.Draft, 0, b.UpdatedAt, h.modelName(ctx, b.Draft.Model.ModelID)))
+		out := newCozeBot(b, &b.Draft, 0, b.UpdatedAt, h.modelName(ctx, b.Draft.Model.ModelID))
+		out.WorkflowInfoList = h.workflowInfos(ctx, httpx.Caller(c), b.Draft.Workflows)
+		httpx.OK(c, out)
 		return nil
 	default:
 		return errs.Invalid("is_published", "must be true or false; got %q", q)

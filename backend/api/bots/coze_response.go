@@ -12,25 +12,25 @@ import (
 // coze-go and @coze/api decode; lists Pergola has no content for yet are
 // empty, never null.
 type cozeBot struct {
-	BotID            httpx.ID         `json:"bot_id"`
-	Name             string           `json:"name"`
-	Description      string           `json:"description"`
-	IconURL          string           `json:"icon_url"`
-	CreateTime       int64            `json:"create_time"`
-	UpdateTime       int64            `json:"update_time"`
-	Version          string           `json:"version"`
-	BotMode          int              `json:"bot_mode"`
-	PromptInfo       cozePromptOut    `json:"prompt_info"`
-	OnboardingInfo   cozeOnboardOut   `json:"onboarding_info"`
-	PluginInfoList   []cozePluginOut  `json:"plugin_info_list"`
-	ModelInfo        cozeModelOut     `json:"model_info"`
-	Knowledge        cozeKnowledgeOut `json:"knowledge"`
-	ShortcutCommands []struct{}       `json:"shortcut_commands"`
-	WorkflowInfoList []struct{}       `json:"workflow_info_list"`
-	SuggestReplyInfo cozeSuggestOut   `json:"suggest_reply_info"`
-	Variables        []cozeVariable   `json:"variables"`
-	FolderID         string           `json:"folder_id"`
-	OwnerUserID      httpx.ID         `json:"owner_user_id"`
+	BotID            httpx.ID           `json:"bot_id"`
+	Name             string             `json:"name"`
+	Description      string             `json:"description"`
+	IconURL          string             `json:"icon_url"`
+	CreateTime       int64              `json:"create_time"`
+	UpdateTime       int64              `json:"update_time"`
+	Version          string             `json:"version"`
+	BotMode          int                `json:"bot_mode"`
+	PromptInfo       cozePromptOut      `json:"prompt_info"`
+	OnboardingInfo   cozeOnboardOut     `json:"onboarding_info"`
+	PluginInfoList   []cozePluginOut    `json:"plugin_info_list"`
+	ModelInfo        cozeModelOut       `json:"model_info"`
+	Knowledge        cozeKnowledgeOut   `json:"knowledge"`
+	ShortcutCommands []struct{}         `json:"shortcut_commands"`
+	WorkflowInfoList []cozeWorkflowInfo `json:"workflow_info_list"`
+	SuggestReplyInfo cozeSuggestOut     `json:"suggest_reply_info"`
+	Variables        []cozeVariable     `json:"variables"`
+	FolderID         string             `json:"folder_id"`
+	OwnerUserID      httpx.ID           `json:"owner_user_id"`
 }
 
 type cozePromptOut struct {
@@ -78,7 +78,7 @@ func newCozeBot(b *bot.Bot, cfg *bot.Config, version int64, updated time.Time, m
 		PluginInfoList:   cozePlugins(cfg.Plugins),
 		ModelInfo:        cozeModelOut{ModelID: cfg.Model.ModelID, ModelName: modelName, Parameters: modelParameters(cfg)},
 		Knowledge:        cozeKnowledgeOut{KnowledgeInfos: []struct{}{}},
-		ShortcutCommands: []struct{}{}, WorkflowInfoList: []struct{}{},
+		ShortcutCommands: []struct{}{}, WorkflowInfoList: []cozeWorkflowInfo{},
 		SuggestReplyInfo: cozeSuggestOut{ReplyMode: "disable"},
 		Variables:        []cozeVariable{},
 		OwnerUserID:      httpx.ID(b.CreatorID),

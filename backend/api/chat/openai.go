@@ -37,15 +37,27 @@ type oaRequest struct {
 	StreamOptions *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
+	Tools      []oaTool        `json:"tools"`
+	ToolChoice json.RawMessage `json:"tool_choice"`
+}
+
+// completionRequest is the application's request for an OpenAI one.
+func completionRequest(botID int64, req oaRequest) (chatapp.CompletionRequest, error) {
+	msgs, err := completionMessages(req.Messages)
+	if err != nil {
+		return chatapp.CompletionRequest{}, err
+	}
+	tools, err := requestTools(req.Tools, req.ToolChoice)
+	return chatapp.CompletionRequest{BotID: botID, User: req.User, Messages: msgs, Tools: tools}, err
 }
 
 // Completions answers POST /v1/chat/completions with model = a published
 // bot's id, in OpenAI's wire format, so any OpenAI client can talk to a
-// bot. Errors use OpenAI's {"error":{...}} shape.
+// bot. Errors use OpenAI's {"error":{...}} shape (httpx.Fail knows the
+// route).
 func (h Handlers) Completions(ctx context.Context, c *app.RequestContext) {
 	if err := h.completions(ctx, c); err != nil {
-		status, code, msg := httpx.Classify(err)
-		c.JSON(status, map[string]any{"error": map[string]any{"message": msg, "type": openAIErrorType(status), "code": code}})
+		httpx.Fail(ctx, c, err)
 	}
 }
 
@@ -54,23 +66,36 @@ func (h Handlers) completions(ctx context.Context, c *app.RequestContext) error 
 	if err := httpx.BindJSON(c, &req); err != nil {
 		return err
 	}
-	botID, err := strconv.ParseInt(strings.TrimPrefix(req.Model, "bot-"), 10, 64)
-	if err != nil || botID <= 0 {
-		return errs.Invalid("model", "must be the id of a published bot, got %q", req.Model)
+	botID, err := modelBotID(req.Model)
+	if err != nil {
+		return err
 	}
-	msgs, err := completionMessages(req.Messages)
+	in, err := completionRequest(botID, req)
 	if err != nil {
 		return err
 	}
 	q := newQueue()
-	if err := h.Svc.Complete(withLogID(ctx, c), httpx.Caller(c), chatapp.CompletionRequest{BotID: botID, User: req.User, Messages: msgs}, q); err != nil {
-		return err
+	if err := h.Svc.Complete(withLogID(ctx, c), httpx.Caller(c), in, q); err != nil {
+		return modelError(req.Model, err)
 	}
 	r := &oaReply{model: req.Model, usage: req.StreamOptions != nil && req.StreamOptions.IncludeUsage}
 	if req.Stream {
 		r.stream(ctx, c, q)
 		return nil
 	}
+	if err := r.drain(ctx, q); err != nil {
+		return err
+	}
+	if r.end != nil && r.end.Status == conversation.ChatFailed {
+		c.JSON(502, map[string]any{"error": failedError(r.end)})
+		return nil
+	}
+	c.JSON(200, r.completion())
+	return nil
+}
+
+// drain collects events until the run is done.
+func (r *oaReply) drain(ctx context.Context, q *queue) error {
 	for {
 		e, ok := q.next(ctx)
 		if !ok {
@@ -78,15 +103,19 @@ func (h Handlers) completions(ctx context.Context, c *app.RequestContext) error 
 		}
 		r.collect(e)
 		if e.Kind == chatapp.EventDone {
-			break
+			return nil
 		}
 	}
-	if r.end != nil && r.end.Status == conversation.ChatFailed {
-		c.JSON(502, map[string]any{"error": map[string]any{"message": r.end.LastError.Msg, "type": "server_error", "code": r.end.LastError.Code}})
-		return nil
+}
+
+// failedError is the OpenAI error of a run that failed: its message says
+// why and names the log id.
+func failedError(chat *conversation.Chat) httpx.OpenAIError {
+	msg := "the run failed"
+	if chat.LastError != nil {
+		msg = chat.LastError.Msg
 	}
-	c.JSON(200, r.completion())
-	return nil
+	return httpx.OpenAIError{Message: msg, Type: "server_error"}
 }
 
 func completionMessages(in []oaMessage) ([]chatapp.CompletionMessage, error) {
@@ -128,20 +157,6 @@ func contentOf(raw json.RawMessage) (string, error) {
 		}
 	}
 	return b.String(), nil
-}
-
-func openAIErrorType(status int) string {
-	switch {
-	case status == 401:
-		return "authentication_error"
-	case status == 403:
-		return "permission_error"
-	case status == 429:
-		return "rate_limit_error"
-	case status >= 500:
-		return "server_error"
-	}
-	return "invalid_request_error"
 }
 
 // oaReply turns chat events into OpenAI's answer or chunks.
@@ -223,7 +238,7 @@ func (r *oaReply) stream(ctx context.Context, c *app.RequestContext, q *queue) {
 		case e.Kind == chatapp.EventMessageDelta && e.Message.Type == conversation.TypeAnswer:
 			ok = send(r.chunk(map[string]any{"content": e.Message.Content}, nil))
 		case e.Kind == chatapp.EventChatFailed:
-			ok = send(map[string]any{"error": map[string]any{"message": e.Chat.LastError.Msg, "type": "server_error"}})
+			ok = send(map[string]any{"error": failedError(e.Chat)})
 		case e.Chat != nil && e.Chat.Status.Terminal() || e.Kind == chatapp.EventRequiresAction:
 			reason, calls := r.finish()
 			delta := map[string]any{}

@@ -47,22 +47,33 @@ func OK(c *app.RequestContext, data any) {
 // sit beside "code" rather than under "data".
 func Raw(c *app.RequestContext, body any) { c.JSON(200, body) }
 
-// Fail writes err as an envelope with its HTTP status. Only server-side
-// failures are logged; the caller gets a message it can act on.
+// Fail writes err as an envelope with its HTTP status (OpenAI's error
+// shape on the OpenAI routes; status 200 on a Coze SDK's streamed call, see
+// cozeStatus). Only server-side failures are logged; the caller gets a
+// message it can act on.
 func Fail(ctx context.Context, c *app.RequestContext, err error) {
 	status, code, msg := Classify(err)
 	if status >= 500 {
 		slog.ErrorContext(ctx, "request failed", "logid", LogID(c), "path", string(c.Path()), "err", err)
 	}
+	if IsOpenAIPath(string(c.Path())) {
+		FailOpenAI(c, err)
+		return
+	}
 	c.Set(errorKey, err)
 	setRetryAfter(c, status)
-	c.JSON(status, Envelope{Code: code, Msg: msg, Detail: &Detail{LogID: LogID(c)}})
+	c.JSON(cozeStatus(c, status), Envelope{Code: code, Msg: msg, Detail: &Detail{LogID: LogID(c)}})
 }
 
 // FailWith writes an envelope with an explicit status and code, for errors
-// raised by the HTTP layer itself (e.g. a body that is too large).
+// raised by the HTTP layer itself (e.g. a body that is too large), in the
+// same shapes as Fail.
 func FailWith(c *app.RequestContext, status, code int, msg string) {
-	c.AbortWithStatusJSON(status, Envelope{Code: code, Msg: msg, Detail: &Detail{LogID: LogID(c)}})
+	if IsOpenAIPath(string(c.Path())) {
+		failOpenAIWith(c, status, msg)
+		return
+	}
+	c.AbortWithStatusJSON(cozeStatus(c, status), Envelope{Code: code, Msg: msg, Detail: &Detail{LogID: LogID(c)}})
 }
 
 const (

@@ -12,16 +12,17 @@ import (
 
 // Coze-compatible error codes carried in the envelope's "code".
 const (
-	CodeOK              = 0
-	CodeInvalid         = 4000
-	CodeBodyTooLarge    = 4001
-	CodeUnauthenticated = 4100
-	CodeForbidden       = 4101
-	CodeNotFound        = 4200
-	CodeConflict        = 4300
-	CodeRateLimited     = 4013
-	CodeInternal        = 5000
-	CodeUnavailable     = 5030
+	CodeOK               = 0
+	CodeInvalid          = 4000
+	CodeBodyTooLarge     = 4001
+	CodeMethodNotAllowed = 4050 // a route that exists, called with another method
+	CodeUnauthenticated  = 4100
+	CodeForbidden        = 4101
+	CodeNotFound         = 4200
+	CodeConflict         = 4300
+	CodeRateLimited      = 4013
+	CodeInternal         = 5000
+	CodeUnavailable      = 5030
 )
 
 // errorTable is the single mapping from the error vocabulary to HTTP.

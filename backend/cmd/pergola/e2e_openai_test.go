@@ -64,7 +64,7 @@ func TestOpenAICompatibleEndpoint(t *testing.T) {
 			// Errors in OpenAI's shape.
 			bad := s.call(t, "POST", "/v1/chat/completions", bootstrapToken, map[string]any{"model": "gpt-4o",
 				"messages": []map[string]any{{"role": "user", "content": "x"}}})
-			if bad.status != 400 || !strings.Contains(str(bad.raw["error"].(map[string]any), "message"), "model") {
+			if bad.status != 404 || !strings.Contains(str(bad.raw["error"].(map[string]any), "message"), "model") {
 				t.Fatalf("bad model: %d %v", bad.status, bad.raw)
 			}
 		})
