@@ -64,6 +64,7 @@ func Merged() ([]byte, error) {
 			return nil, fmt.Errorf("idl %s: %w", name, err)
 		}
 		out.Tags = append(out.Tags, d.Tags...)
+		out.Servers = appendNew(out.Servers, d.Servers)
 		if err := mergeInto(out.Paths, d.Paths, name+" paths"); err != nil {
 			return nil, err
 		}
@@ -80,6 +81,18 @@ func Merged() ([]byte, error) {
 		}
 	}
 	return yaml.Marshal(out)
+}
+
+// appendNew appends the servers of src that dst does not have yet: every
+// surface document names the same server, the merged one names it once.
+func appendNew(dst, src []any) []any {
+	for _, s := range src {
+		b, _ := yaml.Marshal(s)
+		if !slices.ContainsFunc(dst, func(d any) bool { a, _ := yaml.Marshal(d); return string(a) == string(b) }) {
+			dst = append(dst, s)
+		}
+	}
+	return dst
 }
 
 func mergeInto(dst, src map[string]any, where string) error {

@@ -60,8 +60,15 @@ show_server_log() {
   tail -n 20 "$llm_log" >&2 || true
 }
 
-# ---- build -------------------------------------------------------------------
+# ---- the contract: /openapi.yaml lints clean on Redocly's recommended rules ---
 start=$SECONDS
+log "linting idl/merged/openapi.yaml (Redocly)"
+scripts/lint-openapi.sh >"$tmp/openapi-lint.txt" 2>&1 || {
+  cat "$tmp/openapi-lint.txt" >&2
+  die "scripts/lint-openapi.sh found errors in idl/merged/openapi.yaml"
+}
+
+# ---- build -------------------------------------------------------------------
 log "building the server"
 go build -o "$tmp/pergola" ./backend/cmd/pergola
 

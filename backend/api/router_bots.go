@@ -39,4 +39,5 @@ func registerBots(coze, console *route.RouterGroup, d Deps) {
 	console.GET("/bots/:id/variables", httpx.Handle(cs.Variables))
 	console.PUT("/bots/:id/variables", httpx.Handle(cs.SetVariables))
 	console.DELETE("/bots/:id/variables", httpx.Handle(cs.ResetVariables))
+	console.GET("/bots/:id/feedback", httpx.Handle(bots.Feedback{Svc: d.Convs}.List))
 }

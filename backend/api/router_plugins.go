@@ -27,5 +27,6 @@ func registerPlugins(_, console, admin *route.RouterGroup, d Deps) {
 	admin.GET("/plugins", httpx.Handle(ad.List))
 	admin.GET("/plugins/:id", httpx.Handle(ad.Get))
 	admin.PATCH("/plugins/:id", httpx.Handle(ad.SetEnabled))
+	admin.DELETE("/plugins/:id", httpx.Handle(ad.Delete))
 	admin.PATCH("/plugins/:id/tools/:tool", httpx.Handle(ad.SetToolEnabled))
 }

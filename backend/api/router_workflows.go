@@ -27,6 +27,7 @@ func registerWorkflows(coze, console, _ *route.RouterGroup, d Deps) {
 	console.PATCH("/workflows/:id", httpx.Handle(cs.Update))
 	console.DELETE("/workflows/:id", httpx.Handle(cs.Delete))
 	console.POST("/workflows/:id/test_run", httpx.Handle(cs.TestRun))
+	console.GET("/workflows/:id/runs", httpx.Handle(cs.Runs))
 	console.POST("/workflows/:id/runs/:execute_id/cancel", httpx.Handle(cs.CancelRun))
 	console.POST("/workflows/:id/publish", httpx.Handle(cs.Publish))
 	console.GET("/workflows/:id/versions", httpx.Handle(cs.Versions))

@@ -160,7 +160,11 @@ export interface paths {
         get: operations["adminGetPlugin"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete any workspace's plugin
+         * @description Removes the plugin of any workspace with its versions and statistics, as its workspace's admins can; bots binding it keep their configuration and their calls answer that the plugin no longer exists. Each deletion is logged at info level as an audit record (`audit=true action=plugin.delete admin_user_id token_id plugin_id plugin_name workspace_id creator_id`). Errors: 400 for a non-numeric id; 403 for a built-in plugin of the catalog (disable it instead); 404 for an unknown plugin.
+         */
+        delete: operations["adminDeletePlugin"];
         options?: never;
         head?: never;
         /**
@@ -478,6 +482,29 @@ export interface paths {
          *     Needs the `chat` scope (a console session has it) and membership, in any role, of the bot's workspace. Errors: 400 for a missing `message`, a bad bot id, a `user_id` over 128 characters, a custom variable over 2000 characters, or a conversation of another bot; 403 when the token lacks the `chat` scope; 404 for an unknown or unreachable bot or conversation.
          */
         post: operations["debugChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bots/{id}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bot's id. */
+                id: components["parameters"]["BotIDPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the feedback end users gave a bot's answers
+         * @description The answers of the bot that carry feedback (written with POST /v1/conversations/{conversation_id}/messages/{message_id}/feedback), the latest changed first, each with the question of its chat (null when the chat stored none). Needs the bot scope and membership of the bot's workspace. Errors: 400 for a non-numeric id or bad paging; 404 for a bot out of reach.
+         */
+        get: operations["listBotFeedback"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1157,6 +1184,29 @@ export interface paths {
          * @description Stores the draft as the next immutable version (1, 2, ...), the one /v1/workflow/run runs. The draft is validated and compiled again first. `description` defaults to the workflow's.
          */
         post: operations["publishWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. */
+                id: components["parameters"]["WorkflowPathID"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a workflow's runs
+         * @description The workflow's runs (every mode: Coze API runs, async runs and the console's test runs), newest first, without their node records (read one run's nodes with GET /v1/workflows/{workflow_id}/run_histories/{execute_id}). Filters combine; a workflow of a workspace the caller is not a member of is 404.
+         */
+        get: operations["listWorkflowRuns"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2552,6 +2602,30 @@ export interface components {
         BotEnvelope: components["schemas"]["Envelope"] & {
             data: components["schemas"]["Bot"];
         };
+        /** @description An end user's feedback on one answer of the bot. */
+        BotFeedback: {
+            conversation_id: components["schemas"]["ID"];
+            chat_id: components["schemas"]["ID"];
+            /** @enum {string} */
+            feedback_type: "like" | "unlike";
+            reason_types: string[];
+            comment: string;
+            /**
+             * Format: int64
+             * @description When the feedback was given, Unix seconds.
+             */
+            created_at: number;
+            answer: components["schemas"]["BotFeedbackMessage"];
+            /** @description The user's question of the same chat; null when none is stored. */
+            question: components["schemas"]["BotFeedbackMessage"] | null;
+        };
+        BotFeedbackMessage: {
+            id: components["schemas"]["ID"];
+            content: string;
+            content_type: string;
+            /** Format: int64 */
+            created_at: number;
+        };
         BotKeywordValue: {
             keyword: string;
             value: string;
@@ -2852,11 +2926,11 @@ export interface components {
             /** @enum {string} */
             role: "system" | "user" | "assistant" | "tool";
             /** @description A string, or an array of parts of which the `text` ones are read and joined (image and other parts are ignored). Null or absent is empty, e.g. on an assistant message that only calls tools. */
-            content?: (string | {
+            content?: (string | null) | {
                 /** @example text */
                 type: string;
                 text?: string;
-            }[]) | null;
+            }[];
             /** @description On an assistant message, the tool calls it made (as a previous answer returned them). */
             tool_calls?: components["schemas"]["ChatCompletionToolCall"][];
             /**
@@ -4219,6 +4293,36 @@ export interface components {
             /** @description A published version, e.g. `3` (or `v3`); default the latest. `version` is accepted too. */
             workflow_version?: string;
         };
+        /** @description One run of a workflow as the runs list shows it. */
+        WorkflowRunSummary: {
+            execute_id: components["schemas"]["ID"];
+            workflow_id: components["schemas"]["ID"];
+            /** @description The version run; 0 is the draft (a test run). */
+            version: number;
+            /** @enum {string} */
+            mode: "sync" | "stream" | "async" | "test";
+            /** @enum {string} */
+            status: "running" | "success" | "fail" | "interrupted" | "cancelled";
+            /** @description The bot whose variables the run used; "0" for none. */
+            bot_id: string;
+            user_id: string;
+            connector_id: string;
+            /** @description The parameters the run was given. */
+            input: {
+                [key: string]: unknown;
+            } | null;
+            /** @description What the end node returned (any JSON); null while running. */
+            output: unknown;
+            error: string;
+            usage: components["schemas"]["WorkflowUsage"];
+            /** Format: int64 */
+            created_at: number;
+            /**
+             * Format: int64
+             * @description Unix seconds; 0 while running.
+             */
+            finished_at: number;
+        };
         WorkflowTestRun: {
             execute_id: components["schemas"]["ID"];
             /** @enum {string} */
@@ -5023,6 +5127,27 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    adminDeletePlugin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The plugin's id. */
+                id: components["parameters"]["PluginIDPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Done"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     adminSetPluginEnabled: {
         parameters: {
             query?: never;
@@ -5757,6 +5882,46 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listBotFeedback: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page_num?: components["parameters"]["PageNum"];
+                /** @description Bots per page, 1-100. */
+                page_size?: components["parameters"]["BotPageSize"];
+            };
+            header?: never;
+            path: {
+                /** @description The bot's id. */
+                id: components["parameters"]["BotIDPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of feedback and how many there are. */
+            200: {
+                headers: {
+                    "X-Tt-Logid": components["headers"]["LogID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["BotFeedback"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -7137,6 +7302,54 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["WorkflowVersion"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWorkflowRuns: {
+        parameters: {
+            query?: {
+                status?: "running" | "success" | "fail" | "interrupted" | "cancelled";
+                mode?: "sync" | "stream" | "async" | "test";
+                /** @description The end user the run was for (Coze's connector_uid / ext user_id). */
+                user_id?: string;
+                /** @description Runs created at or after this time, Unix seconds. */
+                from?: number;
+                /** @description Runs created before this time, Unix seconds; must be after from. */
+                to?: number;
+                /** @description 1-based page number. */
+                page_num?: components["parameters"]["PageNum"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["WorkflowPageSize"];
+            };
+            header?: never;
+            path: {
+                /** @description The workflow's id. */
+                id: components["parameters"]["WorkflowPathID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs and how many match. */
+            200: {
+                headers: {
+                    "X-Tt-Logid": components["headers"]["LogID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["WorkflowRunSummary"][];
+                            total: number;
+                        };
                     };
                 };
             };
