@@ -3,11 +3,8 @@ package bot_test
 import (
 	"context"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"gorm.io/gorm"
 
 	botapp "github.com/pergola-ai/pergola/application/bot"
 	identityapp "github.com/pergola-ai/pergola/application/identity"
@@ -27,13 +24,15 @@ type twoProcesses struct {
 	*env
 	a, b   *botapp.Service
 	identA *identityapp.Service
-	stmts  *atomic.Int64
+	stmts  *sqlstore.StatementCounter
 }
 
 func newTwoProcesses(t *testing.T, cfg sqlstore.Config) *twoProcesses {
 	t.Helper()
 	e := newEnvOn(t, cfg)
-	tp := &twoProcesses{env: e, stmts: countStatements(t, e.db.Gorm())}
+	stmts, err := e.db.CountStatements()
+	mustNot(t, err)
+	tp := &twoProcesses{env: e, stmts: stmts}
 	bus := memory.NewInvalidationBus()
 	tp.a, tp.identA = tp.process(t, bus)
 	tp.b, _ = tp.process(t, bus)
@@ -55,28 +54,9 @@ func (tp *twoProcesses) process(t *testing.T, bus *memory.InvalidationBus) (*bot
 }
 
 func (tp *twoProcesses) statements(fn func()) int64 {
-	before := tp.stmts.Load()
+	before := len(tp.stmts.Statements())
 	fn()
-	return tp.stmts.Load() - before
-}
-
-// countStatements counts every statement gorm sends to the database.
-func countStatements(t *testing.T, g *gorm.DB) *atomic.Int64 {
-	t.Helper()
-	var n atomic.Int64
-	count := func(*gorm.DB) { n.Add(1) }
-	cb := g.Callback()
-	for _, err := range []error{
-		cb.Create().After("gorm:create").Register("test:count_create", count),
-		cb.Query().After("gorm:query").Register("test:count_query", count),
-		cb.Update().After("gorm:update").Register("test:count_update", count),
-		cb.Delete().After("gorm:delete").Register("test:count_delete", count),
-		cb.Row().After("gorm:row").Register("test:count_row", count),
-		cb.Raw().After("gorm:raw").Register("test:count_raw", count),
-	} {
-		mustNot(t, err)
-	}
-	return &n
+	return int64(len(tp.stmts.Statements()) - before)
 }
 
 func forEachStorage(t *testing.T, test func(t *testing.T, tp *twoProcesses)) {

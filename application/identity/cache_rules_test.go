@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
-	"gorm.io/gorm"
 
 	identityapp "github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/application/invalidation"
@@ -28,7 +26,7 @@ type cluster struct {
 	db    *sqlstore.DB
 	a, b  *identityapp.Service
 	now   time.Time
-	stmts *atomic.Int64
+	stmts *sqlstore.StatementCounter
 }
 
 // storages are the databases the cache is tested on.
@@ -57,7 +55,11 @@ func newCluster(t testing.TB, cfg sqlstore.Config) *cluster {
 	if _, err := db.Migrate(ctx); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
-	c := &cluster{db: db, now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC), stmts: countStatements(t, db.Gorm())}
+	stmts, err := db.CountStatements()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &cluster{db: db, now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC), stmts: stmts}
 	bus := memory.NewInvalidationBus()
 	c.a, c.b = c.process(t, bus), c.process(t, bus)
 	for bus.Listeners() < 2 {
@@ -78,32 +80,11 @@ func (c *cluster) process(t testing.TB, bus *memory.InvalidationBus) *identityap
 		identityapp.WithClock(func() time.Time { return c.now }))
 }
 
-// countStatements counts every statement gorm sends to the database.
-func countStatements(t testing.TB, g *gorm.DB) *atomic.Int64 {
-	t.Helper()
-	var n atomic.Int64
-	count := func(*gorm.DB) { n.Add(1) }
-	cb := g.Callback()
-	for _, err := range []error{
-		cb.Create().After("gorm:create").Register("test:count_create", count),
-		cb.Query().After("gorm:query").Register("test:count_query", count),
-		cb.Update().After("gorm:update").Register("test:count_update", count),
-		cb.Delete().After("gorm:delete").Register("test:count_delete", count),
-		cb.Row().After("gorm:row").Register("test:count_row", count),
-		cb.Raw().After("gorm:raw").Register("test:count_raw", count),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return &n
-}
-
 // statements returns how many statements fn ran.
 func (c *cluster) statements(fn func()) int64 {
-	before := c.stmts.Load()
+	before := len(c.stmts.Statements())
 	fn()
-	return c.stmts.Load() - before
+	return int64(len(c.stmts.Statements()) - before)
 }
 
 // signUp creates a user with a personal access token and returns the
