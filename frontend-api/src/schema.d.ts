@@ -3447,6 +3447,8 @@ export interface components {
             status: "received" | "answered" | "delivered" | "failed";
             /** @description Outbound sends tried. */
             attempts: number;
+            /** @description Messages of the answer delivered (a long answer is split at the platform's limit); a retry resumes after them. */
+            parts_sent: number;
             error: string;
             /**
              * Format: int64

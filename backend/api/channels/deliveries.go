@@ -21,6 +21,7 @@ type DeliveryDTO struct {
 	ConversationID string   `json:"conversation_id"`
 	Status         string   `json:"status"`
 	Attempts       int      `json:"attempts"`
+	PartsSent      int      `json:"parts_sent"` // messages of the answer delivered; a retry resumes after them
 	Error          string   `json:"error"`
 	LatencyMS      int64    `json:"latency_ms"`
 	CreatedAt      int64    `json:"created_at"`
@@ -29,7 +30,7 @@ type DeliveryDTO struct {
 
 func deliveryDTO(d *channel.Delivery) DeliveryDTO {
 	return DeliveryDTO{ID: httpx.ID(d.ID), EventID: d.EventID, EndUser: d.EndUser, ChatID: httpx.OptionalID(d.ChatID),
-		ConversationID: httpx.OptionalID(d.ConversationID), Status: string(d.Status), Attempts: d.Attempts, Error: d.Error,
+		ConversationID: httpx.OptionalID(d.ConversationID), Status: string(d.Status), Attempts: d.Attempts, PartsSent: d.PartsSent, Error: d.Error,
 		LatencyMS: d.LatencyMS, CreatedAt: httpx.Unix(d.CreatedAt), UpdatedAt: httpx.Unix(d.UpdatedAt)}
 }
 

@@ -22,8 +22,8 @@ func TestChannelsStreamingEdits(t *testing.T) {
 			st := newStreamSetup(t, b)
 			token := st.ask(t)
 			for kind, event := range map[string]string{"telegram": "7001", "slack": "EvStream1", "discord": "1300000000000000077", "feishu": "ev-stream-1"} {
-				if d := waitDelivery(t, st.s, st.botID, st.ids[kind], event, "delivered"); d["attempts"] != float64(1) {
-					t.Fatalf("%s delivery = %v; want delivered at the first attempt", kind, d)
+				if d := waitDelivery(t, st.s, st.botID, st.ids[kind], event, "delivered"); d["attempts"] != float64(1) || d["parts_sent"] != float64(1) {
+					t.Fatalf("%s delivery = %v; want delivered at the first attempt, in one message", kind, d)
 				}
 			}
 			t.Run("telegram", func(t *testing.T) { streamedTelegram(t, st) })
