@@ -8,8 +8,8 @@ import (
 )
 
 // registerTables installs the table routes: the builders' definitions,
-// rows, CSV and SQL console on console (/api), the list with sizes on
-// admin (/api/admin). Tables have no Coze-compatible routes.
+// rows, CSV and SQL console on console (/api), the list with sizes and
+// any table's rows, audited, on admin (/api/admin). Tables have no Coze-compatible routes.
 func registerTables(_, console, admin *route.RouterGroup, d Deps) {
 	cs := tables.Console{Svc: d.Tables}
 	console.GET("/tables", httpx.Handle(cs.List))
@@ -27,4 +27,8 @@ func registerTables(_, console, admin *route.RouterGroup, d Deps) {
 
 	ad := tables.Admin{Svc: d.Tables}
 	admin.GET("/tables", httpx.Handle(ad.List))
+	admin.GET("/tables/:id/rows", httpx.Handle(ad.Rows))
+	admin.POST("/tables/:id/rows", httpx.Handle(ad.AddRows))
+	admin.PATCH("/tables/:id/rows/:row_id", httpx.Handle(ad.UpdateRow))
+	admin.DELETE("/tables/:id/rows/:row_id", httpx.Handle(ad.DeleteRow))
 }

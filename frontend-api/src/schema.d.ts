@@ -218,6 +218,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/tables/{id}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The table's id. */
+                id: components["parameters"]["TableIDPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the rows of any table
+         * @description As `GET /api/tables/{id}/rows`, for a table of any workspace, without being a member of it: the same `data` (online unless `data=draft`), filters, order and paging, the same row shape. Platform administrators only; every read is written to the audit log (`action=table.rows.read`). Errors: 400 for a bad filter, order or page; 403 for a caller who is not a platform administrator; 404 for an unknown table.
+         */
+        get: operations["adminListTableRows"];
+        put?: never;
+        /**
+         * Add rows to any table
+         * @description As `POST /api/tables/{id}/rows`, for a table of any workspace. Platform administrators only; the insertion is written to the audit log (`action=table.rows.insert`, with the new ids). Errors: 400 naming `rows[i].field`; 403 for a caller who is not a platform administrator; 404 for an unknown table.
+         */
+        post: operations["adminAddTableRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tables/{id}/rows/{row_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The table's id. */
+                id: components["parameters"]["TableIDPath"];
+                row_id: components["schemas"]["ID"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a row of any table
+         * @description As `DELETE /api/tables/{id}/rows/{row_id}`, for a table of any workspace. Platform administrators only; the deletion is written to the audit log (`action=table.rows.delete`). Errors: 403 for a caller who is not a platform administrator; 404 for an unknown table or row.
+         */
+        delete: operations["adminDeleteTableRow"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a row of any table
+         * @description As `PATCH /api/tables/{id}/rows/{row_id}`, for a table of any workspace. Platform administrators only; the change is written to the audit log (`action=table.rows.update`). Errors: 400 naming `values.field`; 403 for a caller who is not a platform administrator; 404 for an unknown table or row.
+         */
+        patch: operations["adminUpdateTableRow"];
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -5246,6 +5301,145 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminListTableRows: {
+        parameters: {
+            query?: {
+                /** @description Which rows: `draft` (debug chats) or `online` (published channels). */
+                data?: components["parameters"]["TableData"];
+                /** @description `column:op:value` or `column:op`, repeatable, as for `GET /api/tables/{id}/rows`. */
+                filter?: string[];
+                order?: "asc" | "desc";
+                /** @description 1-based page number. */
+                page_num?: components["parameters"]["PageNum"];
+                page_size?: components["parameters"]["TableRowPageSize"];
+            };
+            header?: never;
+            path: {
+                /** @description The table's id. */
+                id: components["parameters"]["TableIDPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows. */
+            200: {
+                headers: {
+                    "X-Tt-Logid": components["headers"]["LogID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableRowListEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminAddTableRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The table's id. */
+                id: components["parameters"]["TableIDPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data?: components["schemas"]["TableDataName"];
+                    rows: components["schemas"]["TableRowInput"][];
+                };
+            };
+        };
+        responses: {
+            /** @description The ids of the new rows, in order. */
+            201: {
+                headers: {
+                    "X-Tt-Logid": components["headers"]["LogID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableRowIDsEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminDeleteTableRow: {
+        parameters: {
+            query?: {
+                /** @description Which rows: `draft` (debug chats) or `online` (published channels). */
+                data?: components["parameters"]["TableData"];
+            };
+            header?: never;
+            path: {
+                /** @description The table's id. */
+                id: components["parameters"]["TableIDPath"];
+                row_id: components["schemas"]["ID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Done"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminUpdateTableRow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The table's id. */
+                id: components["parameters"]["TableIDPath"];
+                row_id: components["schemas"]["ID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data?: components["schemas"]["TableDataName"];
+                    values?: {
+                        [key: string]: unknown;
+                    };
+                    user_id?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Done"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -22,21 +22,8 @@ func (h Console) Rows(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	q := tableapp.RowsQuery{}
-	if q.Data, err = data(c); err != nil {
-		return err
-	}
-	if q.Page, err = httpx.Paging(c, 50, 500); err != nil {
-		return err
-	}
-	switch o := string(c.Query("order")); o {
-	case "", "asc":
-	case "desc":
-		q.Desc = true
-	default:
-		return errs.Invalid("order", "must be asc or desc, got %q", o)
-	}
-	if q.Filters, err = filters(c); err != nil {
+	q, err := rowsQuery(c)
+	if err != nil {
 		return err
 	}
 	_, rows, total, err := h.Svc.ListRows(ctx, httpx.Caller(c), id, q)
@@ -159,4 +146,25 @@ func rowPath(c *app.RequestContext) (int64, int64, error) {
 	}
 	rowID, err := httpx.PathID(c, "row_id")
 	return id, rowID, err
+}
+
+// rowsQuery reads the data, page, order and filters of a rows list.
+func rowsQuery(c *app.RequestContext) (tableapp.RowsQuery, error) {
+	q := tableapp.RowsQuery{}
+	var err error
+	if q.Data, err = data(c); err != nil {
+		return q, err
+	}
+	if q.Page, err = httpx.Paging(c, 50, 500); err != nil {
+		return q, err
+	}
+	switch o := string(c.Query("order")); o {
+	case "", "asc":
+	case "desc":
+		q.Desc = true
+	default:
+		return q, errs.Invalid("order", "must be asc or desc, got %q", o)
+	}
+	q.Filters, err = filters(c)
+	return q, err
 }
