@@ -22,6 +22,7 @@ import (
 	"github.com/pergola-ai/pergola/application/modelreg"
 	"github.com/pergola-ai/pergola/application/plugin"
 	"github.com/pergola-ai/pergola/application/table"
+	usageapp "github.com/pergola-ai/pergola/application/usage"
 	webchatapp "github.com/pergola-ai/pergola/application/webchat"
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/api/admin"
@@ -48,6 +49,7 @@ type Deps struct {
 	Inbound      *channelapp.Runtime // the channels' inbound events; nil: answered 503
 	WebChat      *webchatapp.Service // the hosted web chat; nil: answered 503
 	MCP          *mcpserver.Service  // the MCP server's tools; nil: /mcp answered 503
+	Usage        *usageapp.Service   // GET /api/usage; nil: answered 503
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry
@@ -97,6 +99,7 @@ func Register(e *route.Engine, d Deps) {
 	registerChannels(consoleGroup, d)
 	registerChannelRuntime(e, adminGroup, d)
 	registerWebChat(e, d)
+	registerUsage(consoleGroup, d)
 	mcpapi.Register(e, mcpapi.Deps{Tools: d.MCP, Log: d.Log, Auth: middleware.Auth(d.Identity, guard),
 		RateLimit: middleware.RateLimit(d.Limiter, d.RateLimit), MaxBodyBytes: d.MaxBodyBytes})
 }

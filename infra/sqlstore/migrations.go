@@ -34,6 +34,7 @@ func migrations() []migration {
 		{Version: 11, Name: "channel_events", Up: up0011},
 		{Version: 12, Name: "channel_event_parts", Up: up0012},
 		{Version: 13, Name: "workflow_run_nodes", Up: up0013},
+		{Version: 14, Name: "usage_indexes", Up: up0014},
 	}
 }
 

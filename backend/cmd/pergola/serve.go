@@ -152,6 +152,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		Inbound: newChannelRuntime(ctx, &cleanups, db, bots, chats, shared, cfg, log),
 		WebChat: newWebChat(db, bots, chats, shared.limiter, cfg, log),
 		MCP:     newMCP(ident, bots, chats, workflows, log),
+		Usage:   newUsage(db, ident),
 		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
 	}, cleanup, nil
