@@ -11,6 +11,7 @@ import (
 	tableapp "github.com/pergola-ai/pergola/application/table"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/domain/identity"
 	"github.com/pergola-ai/pergola/domain/table"
 )
 
@@ -18,6 +19,20 @@ import (
 // Each filter is column:op or column:op:value, e.g. title:contains:milk
 // or due:null.
 func (h Console) Rows(ctx context.Context, c *app.RequestContext) error {
+	return listRows(ctx, c, h.Svc.ListRows)
+}
+
+// The row use cases a handler calls: the builders' own, or the
+// administrators' (any workspace, audited).
+type (
+	listFunc   func(context.Context, identity.Principal, int64, tableapp.RowsQuery) (*table.Table, []table.Row, int64, error)
+	insertFunc func(context.Context, identity.Principal, int64, table.Data, []tableapp.NewRow) ([]int64, error)
+	updateFunc func(context.Context, identity.Principal, int64, table.Data, int64, map[string]any, *string) error
+	deleteFunc func(context.Context, identity.Principal, int64, table.Data, int64) error
+)
+
+// listRows answers a rows list with {items, total} through list.
+func listRows(ctx context.Context, c *app.RequestContext, list listFunc) error {
 	id, err := httpx.PathID(c, "id")
 	if err != nil {
 		return err
@@ -26,7 +41,7 @@ func (h Console) Rows(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	_, rows, total, err := h.Svc.ListRows(ctx, httpx.Caller(c), id, q)
+	_, rows, total, err := list(ctx, httpx.Caller(c), id, q)
 	if err != nil {
 		return err
 	}
@@ -64,6 +79,12 @@ type rowIn struct {
 // AddRows answers POST /api/tables/:id/rows {data?, rows:[{user_id?,
 // values}]} with 201 and the new ids.
 func (h Console) AddRows(ctx context.Context, c *app.RequestContext) error {
+	return addRows(ctx, c, h.Svc.InsertRows)
+}
+
+// addRows answers POST …/rows {data?, rows} with 201 and the new ids,
+// inserting through insert.
+func addRows(ctx context.Context, c *app.RequestContext, insert insertFunc) error {
 	id, err := httpx.PathID(c, "id")
 	if err != nil {
 		return err
@@ -83,7 +104,7 @@ func (h Console) AddRows(ctx context.Context, c *app.RequestContext) error {
 	for i, r := range req.Rows {
 		in[i] = tableapp.NewRow{UserID: r.UserID, Values: r.Values}
 	}
-	ids, err := h.Svc.InsertRows(ctx, httpx.Caller(c), id, d, in)
+	ids, err := insert(ctx, httpx.Caller(c), id, d, in)
 	if err != nil {
 		return err
 	}
@@ -99,6 +120,12 @@ func (h Console) AddRows(ctx context.Context, c *app.RequestContext) error {
 // user_id?}: the values given change; user_id, when present, moves the
 // row to that end user.
 func (h Console) UpdateRow(ctx context.Context, c *app.RequestContext) error {
+	return updateRow(ctx, c, h.Svc.UpdateRow)
+}
+
+// updateRow answers PATCH …/rows/:row_id {data?, values, user_id?}
+// through update.
+func updateRow(ctx context.Context, c *app.RequestContext, update updateFunc) error {
 	id, rowID, err := rowPath(c)
 	if err != nil {
 		return err
@@ -115,7 +142,7 @@ func (h Console) UpdateRow(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Svc.UpdateRow(ctx, httpx.Caller(c), id, d, rowID, req.Values, req.UserID); err != nil {
+	if err := update(ctx, httpx.Caller(c), id, d, rowID, req.Values, req.UserID); err != nil {
 		return err
 	}
 	httpx.OK(c, nil)
@@ -124,6 +151,11 @@ func (h Console) UpdateRow(ctx context.Context, c *app.RequestContext) error {
 
 // DeleteRow answers DELETE /api/tables/:id/rows/:row_id?data.
 func (h Console) DeleteRow(ctx context.Context, c *app.RequestContext) error {
+	return deleteRow(ctx, c, h.Svc.DeleteRow)
+}
+
+// deleteRow answers DELETE …/rows/:row_id?data through del.
+func deleteRow(ctx context.Context, c *app.RequestContext, del deleteFunc) error {
 	id, rowID, err := rowPath(c)
 	if err != nil {
 		return err
@@ -132,7 +164,7 @@ func (h Console) DeleteRow(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Svc.DeleteRow(ctx, httpx.Caller(c), id, d, rowID); err != nil {
+	if err := del(ctx, httpx.Caller(c), id, d, rowID); err != nil {
 		return err
 	}
 	httpx.OK(c, nil)
