@@ -20,17 +20,7 @@ func TestCanInterrupt(t *testing.T) {
 	}
 	for name, want := range cases {
 		t.Run(name, func(t *testing.T) {
-			g := loadGolden(t, name)
-			env := newGoldenEnv(t, g, goldenCase{})
-			def, err := Parse(g.Definition)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := env.eng.Compile(context.Background(), name, def, CompileOptions{WorkspaceID: 1, WorkflowID: 1})
-			if err != nil {
-				t.Fatalf("compile: %v", err)
-			}
-			if got := c.CanInterrupt(); got != want {
+			if got := compileGolden(t, name).CanInterrupt(); got != want {
 				t.Fatalf("CanInterrupt() = %v, want %v", got, want)
 			}
 		})
@@ -53,21 +43,27 @@ func TestMayWait(t *testing.T) {
 	}
 	for name, want := range cases {
 		t.Run(name, func(t *testing.T) {
-			g := loadGolden(t, name)
-			env := newGoldenEnv(t, g, goldenCase{})
-			def, err := Parse(g.Definition)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := env.eng.Compile(context.Background(), name, def, CompileOptions{WorkspaceID: 1, WorkflowID: 1})
-			if err != nil {
-				t.Fatalf("compile: %v", err)
-			}
-			if got := c.MayWait(); got != want {
+			if got := compileGolden(t, name).MayWait(); got != want {
 				t.Fatalf("MayWait() = %v, want %v", got, want)
 			}
 		})
 	}
+}
+
+// compileGolden compiles the golden workflow name.
+func compileGolden(t *testing.T, name string) *Compiled {
+	t.Helper()
+	g := loadGolden(t, name)
+	env := newGoldenEnv(t, g, goldenCase{})
+	def, err := Parse(g.Definition)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := env.eng.Compile(context.Background(), name, def, CompileOptions{WorkspaceID: 1, WorkflowID: 1})
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	return c
 }
 
 // TestOwnHistory runs a workflow whose caller keeps its history: the
