@@ -25,6 +25,7 @@ type kv struct {
 	bus     chatapp.Broadcaster
 	queue   workflowQueue
 	locker  channelapp.Locker
+	redis   *goredis.Client // nil on the embedded default
 	checks  []ops.Check
 	close   func()
 }
@@ -49,6 +50,6 @@ func openKV(ctx context.Context, cfg config.Config, db *sqlstore.DB) (*kv, error
 	p := cfg.RedisPrefix
 	return &kv{limiter: redis.NewRateLimiter(client, p), bus: redis.NewPubSub(client, p),
 		queue:  redis.NewQueue(client, p, redis.QueueOptions{MaxBacklog: int64(cfg.QueueMaxBacklog)}),
-		locker: redis.NewLocker(client, p),
+		locker: redis.NewLocker(client, p), redis: client,
 		checks: checks, close: func() { _ = client.Close() }}, nil
 }

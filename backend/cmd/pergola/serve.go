@@ -109,7 +109,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 			cleanups[i]()
 		}
 	}
-	cache := newCaches(ctx, cfg, log, &cleanups)
+	cache := newCaches(ctx, cfg, shared, log, &cleanups)
 	ident := cache.identity(db)
 	if err := bootstrap(ctx, ident, cfg, log); err != nil {
 		return api.Deps{}, cleanup, err

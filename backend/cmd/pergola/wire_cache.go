@@ -5,8 +5,6 @@ import (
 	"log/slog"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
-
 	botapp "github.com/pergola-ai/pergola/application/bot"
 	identityapp "github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/application/invalidation"
@@ -36,24 +34,23 @@ type caches struct {
 	cfg config.Cache
 }
 
-// newCaches starts the invalidation hub: on Redis pub/sub when
-// PERGOLA_REDIS_ADDR is set, in process otherwise. Its stop is added to
-// cleanups. It does not fail: until the Redis subscription answers, the
-// caches are bypassed.
-func newCaches(ctx context.Context, cfg config.Config, log *slog.Logger, cleanups *[]func()) *caches {
+// newCaches starts the invalidation hub: on Redis pub/sub over the
+// server's shared client when Redis is configured (shared.redis), in
+// process otherwise. Its stop is added to cleanups, which run before the
+// shared client closes. It does not fail: until the Redis subscription
+// answers, the caches are bypassed.
+func newCaches(ctx context.Context, cfg config.Config, shared *kv, log *slog.Logger, cleanups *[]func()) *caches {
 	var bus invalidation.Bus = memory.NewInvalidationBus()
 	opts := invalidation.Options{TTL: cfg.Cache.TTL, Log: log}
-	closeClient := func() {}
-	if cfg.RedisAddr != "" {
-		client := goredis.NewClient(&goredis.Options{Addr: cfg.RedisAddr, Password: cfg.RedisPassword, DB: cfg.RedisDB})
-		bus = redis.NewInvalidationBus(client, cfg.RedisPrefix, redis.InvalidationOptions{Ping: busPing})
-		opts.Lease, closeClient = cacheLease, func() { _ = client.Close() }
+	if shared.redis != nil {
+		bus = redis.NewInvalidationBus(shared.redis, cfg.RedisPrefix, redis.InvalidationOptions{Ping: busPing})
+		opts.Lease = cacheLease
 	}
 	hub := invalidation.NewHub(bus, opts)
 	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() { defer close(done); hub.Run(hctx) }()
-	*cleanups = append(*cleanups, func() { cancel(); <-done; closeClient() })
+	*cleanups = append(*cleanups, func() { cancel(); <-done })
 	return &caches{hub: hub, cfg: cfg.Cache}
 }
 
