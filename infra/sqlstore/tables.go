@@ -155,7 +155,7 @@ func (s *TableStore) ListTables(ctx context.Context, workspaceID int64, p identi
 // unchanged, writing nothing, when fn fails.
 func (s *TableStore) UpdateTable(ctx context.Context, workspaceID, id int64, fn func(*table.Table) error) (*table.Table, error) {
 	var changed *table.Table
-	_, err := updateLocked(ctx, s.db, "update table", func() error { return tableNotFound(id) }, func(r *tableRow) error {
+	row, err := updateLocked(ctx, s.db, "update table", func() error { return tableNotFound(id) }, func(r *tableRow) error {
 		t, err := tableFromRow(r)
 		if err != nil {
 			return err
@@ -178,6 +178,9 @@ func (s *TableStore) UpdateTable(ctx context.Context, workspaceID, id int64, fn 
 	if err != nil {
 		return nil, err
 	}
+	// What was stored: within the millisecond of the last change gorm
+	// writes its own clock reading, not the one set above.
+	changed.UpdatedAt = row.UpdatedAt.UTC()
 	return changed, nil
 }
 
