@@ -44,8 +44,11 @@ var compareOps = map[string]compareOp{
 
 // compareOpNames lists the ops, sorted, for messages.
 func compareOpNames() string {
-	names := make([]string, 0, len(compareOps))
+	names := make([]string, 0, len(compareOps)+len(lengthOps))
 	for k := range compareOps {
+		names = append(names, k)
+	}
+	for k := range lengthOps {
 		names = append(names, k)
 	}
 	slices.Sort(names)
@@ -71,8 +74,13 @@ func asFloat(v any) (float64, bool) {
 	return 0, false
 }
 
+// numCmp compares numbers; null is smaller than any number and equal to
+// null (as in Coze Studio's selector).
 func numCmp(ok func(int) bool) func(l, r any) (bool, error) {
 	return func(l, r any) (bool, error) {
+		if l == nil || r == nil {
+			return ok(nullOrder(l, r)), nil
+		}
 		lf, lok := asFloat(l)
 		rf, rok := asFloat(r)
 		if !lok || !rok {
@@ -86,6 +94,17 @@ func numCmp(ok func(int) bool) func(l, r any) (bool, error) {
 		}
 		return ok(0), nil
 	}
+}
+
+// nullOrder orders two values of which at least one is null.
+func nullOrder(l, r any) int {
+	switch {
+	case l == nil && r == nil:
+		return 0
+	case l == nil:
+		return -1
+	}
+	return 1
 }
 
 func contains(l, r any) (bool, error) {

@@ -14,6 +14,7 @@ type conditionKind struct{}
 
 type conditionConfig struct {
 	Branches []conditionBranch `json:"branches" jsonschema:"required,minItems=1,description=tried in order; the first that holds is taken"`
+	Compat   string            `json:"compat,omitempty" jsonschema:"enum=coze,description=coze: empty also holds for 0 and false and 'None'; false holds for null; not_contains is false for null (Coze Studio's selector)"`
 }
 
 type conditionBranch struct {
@@ -24,7 +25,7 @@ type conditionBranch struct {
 
 type conditionEntry struct {
 	Left  string          `json:"left" jsonschema:"required,description=the input compared"`
-	Op    string          `json:"op" jsonschema:"required,enum=eq,enum=ne,enum=gt,enum=gte,enum=lt,enum=lte,enum=contains,enum=not_contains,enum=starts_with,enum=ends_with,enum=matches,enum=empty,enum=not_empty,enum=true,enum=false"`
+	Op    string          `json:"op" jsonschema:"required,enum=eq,enum=ne,enum=gt,enum=gte,enum=lt,enum=lte,enum=contains,enum=not_contains,enum=starts_with,enum=ends_with,enum=matches,enum=empty,enum=not_empty,enum=true,enum=false,enum=len_gt,enum=len_gte,enum=len_lt,enum=len_lte"`
 	Right string          `json:"right,omitempty" jsonschema:"description=the input compared with; or give value"`
 	Value json.RawMessage `json:"value,omitempty" jsonschema:"description=a literal compared with"`
 }
@@ -62,6 +63,9 @@ func (conditionKind) check(c *checker, n *Node) *nodeSpec {
 		return nil
 	}
 	c.noOutputs(n)
+	if cfg.Compat != "" && cfg.Compat != CompatCoze {
+		c.fail(nodeField(n, "config.compat"), "must be coze or absent; got %q", cfg.Compat)
+	}
 	if len(cfg.Branches) == 0 {
 		c.fail(nodeField(n, "config.branches"), "needs at least one branch")
 		return nil
@@ -84,7 +88,7 @@ func (conditionKind) check(c *checker, n *Node) *nodeSpec {
 			c.fail(at+".conditions", "needs at least one condition")
 		}
 		for j, e := range b.Conditions {
-			if cc, ok := c.checkCondition(n, at+".conditions["+strconv.Itoa(j)+"]", e); ok {
+			if cc, ok := c.checkCondition(n, at+".conditions["+strconv.Itoa(j)+"]", e, cfg.Compat); ok {
 				cb.conds = append(cb.conds, cc)
 			}
 		}
@@ -101,8 +105,8 @@ func (conditionKind) check(c *checker, n *Node) *nodeSpec {
 	return spec
 }
 
-func (c *checker) checkCondition(n *Node, at string, e conditionEntry) (compiledCond, bool) {
-	op, ok := compareOps[e.Op]
+func (c *checker) checkCondition(n *Node, at string, e conditionEntry, compat string) (compiledCond, bool) {
+	op, ok := lookupOp(e.Op, compat)
 	if !ok {
 		c.fail(at+".op", "unknown comparison %q; use one of %s", e.Op, compareOpNames())
 		return compiledCond{}, false
@@ -143,7 +147,7 @@ func (c *checker) checkCondition(n *Node, at string, e conditionEntry) (compiled
 func typeConditions(c *checker, info *nodeInfo, cfg conditionConfig) {
 	for i, b := range cfg.Branches {
 		for j, e := range b.Conditions {
-			op, ok := compareOps[e.Op]
+			op, ok := lookupOp(e.Op, cfg.Compat)
 			left, known := info.inTypes[e.Left]
 			if !ok || !known || len(op.left) == 0 || left.Type == TypeAny || slices.Contains(op.left, left.Type) {
 				continue

@@ -10,10 +10,10 @@ import (
 
 func TestCompareOps(t *testing.T) {
 	cases := []struct {
-		op   string
-		l, r any
-		want bool
-		err  string
+		op, compat string
+		l, r       any
+		want       bool
+		err        string
 	}{
 		{op: "eq", l: int64(3), r: 3.0, want: true},
 		{op: "eq", l: "a", r: "a", want: true},
@@ -39,9 +39,31 @@ func TestCompareOps(t *testing.T) {
 		{op: "not_empty", l: map[string]any{"a": 1}, want: true},
 		{op: "true", l: true, want: true},
 		{op: "false", l: nil, want: false},
+		{op: "gt", l: nil, r: int64(1), want: false},
+		{op: "gte", l: nil, r: nil, want: true},
+		{op: "lt", l: nil, r: int64(-5), want: true},
+		{op: "lte", l: int64(1), r: nil, want: false},
+		{op: "len_gt", l: "日本語", r: int64(2), want: true},
+		{op: "len_gte", l: []any{1, 2}, r: int64(3), want: false},
+		{op: "len_lt", l: map[string]any{"a": 1}, r: 2.0, want: true},
+		{op: "len_lte", l: nil, r: int64(0), want: true},
+		{op: "len_gt", l: int64(5), r: int64(1), err: "a length needs a text"},
+		{op: "len_gt", l: "abc", r: "2", err: "compares with a number"},
+		{op: "empty", compat: CompatCoze, l: int64(0), want: true},
+		{op: "empty", compat: CompatCoze, l: "None", want: true},
+		{op: "empty", compat: CompatCoze, l: false, want: true},
+		{op: "not_empty", compat: CompatCoze, l: 0.5, want: true},
+		{op: "false", compat: CompatCoze, l: nil, want: true},
+		{op: "not_contains", compat: CompatCoze, l: nil, r: "x", want: false},
+		{op: "not_contains", compat: CompatCoze, l: []any{"a"}, r: "x", want: true},
+		{op: "eq", compat: CompatCoze, l: "a", r: "a", want: true},
 	}
 	for _, tc := range cases {
-		got, err := compareOps[tc.op].eval(tc.l, tc.r)
+		op, ok := lookupOp(tc.op, tc.compat)
+		if !ok {
+			t.Fatalf("no op %s", tc.op)
+		}
+		got, err := op.eval(tc.l, tc.r)
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("%v %s %v: error %v, want %q", tc.l, tc.op, tc.r, err, tc.err)

@@ -10,7 +10,7 @@ import (
 
 // selectorOp maps Coze's numbered condition operators to the DSL's.
 func selectorOp(op int) (string, bool) {
-	ops := map[int]string{1: "eq", 2: "ne", 7: "contains", 8: "not_contains", 9: "empty", 10: "not_empty",
+	ops := map[int]string{1: "eq", 2: "ne", 3: "len_gt", 4: "len_gte", 5: "len_lt", 6: "len_lte", 7: "contains", 8: "not_contains", 9: "empty", 10: "not_empty",
 		11: "true", 12: "false", 13: "gt", 14: "gte", 15: "lt", 16: "lte"}
 	s, ok := ops[op]
 	return s, ok
@@ -30,7 +30,7 @@ func convertSelector(nc *nodeConv) error {
 			at := fmt.Sprintf("data.inputs.branches[%d].condition.conditions[%d]", i, j)
 			op, ok := selectorOp(cond.Operator)
 			if !ok {
-				return unsupported("%s uses operator %d (a length comparison), which the condition node lacks", at, cond.Operator)
+				return errs.Invalid(nc.at+"."+at+".operator", "%d is not a Coze condition operator (1-16)", cond.Operator)
 			}
 			if cond.Left == nil {
 				return errs.Invalid(nc.at+"."+at+".left", "is required")
@@ -57,7 +57,7 @@ func convertSelector(nc *nodeConv) error {
 		}
 		branches = append(branches, map[string]any{"port": fmt.Sprintf("branch_%d", i), "logic": logic, "conditions": conds})
 	}
-	return nc.config(map[string]any{"branches": branches})
+	return nc.config(map[string]any{"branches": branches, "compat": workflow.CompatCoze})
 }
 
 // convertText: concat renders its template; split splits its text.

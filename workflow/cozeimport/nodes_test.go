@@ -99,8 +99,6 @@ func TestUnsupportedValues(t *testing.T) {
 	tests := []struct{ name, node, reason string }{
 		{"app variable", `{"id":"7","type":"2","data":{"inputs":{"inputParameters":[{"name":"a","input":{"type":"string",` +
 			`"value":{"type":"ref","content":{"source":"global_variable_app","path":["x"]}}}}]}}}`, "app variable"},
-		{"length operator", `{"id":"7","type":"8","data":{"inputs":{"branches":[{"condition":{"logic":2,"conditions":[` +
-			`{"operator":3,"left":{"input":` + startRef("q", "string") + `}}]}}]}}}`, "operator 3"},
 		{"dynamic options", `{"id":"7","type":"18","data":{"inputs":{"answer_type":"option","option_type":"dynamic","question":"Pick"}}}`, "run time"},
 		{"binary body", `{"id":"7","type":"45","data":{"inputs":{"apiInfo":{"method":"PUT","url":"https://x.test"},"body":{"bodyType":"BINARY","bodyData":{}}}}}`, "BINARY"},
 		{"a batch over two arrays", `{"id":"7","type":"28","data":{"inputs":{"inputParameters":[{"name":"a","input":` + startRef("q", "list") +
@@ -126,6 +124,9 @@ func TestMalformedCanvases(t *testing.T) {
 			"nodes[7].data.inputs.inputParameters[0]: references node 404"},
 		{"bad literal", string(oneNode(`{"id":"7","type":"2","data":{"inputs":{"inputParameters":[{"name":"a","input":` +
 			`{"type":"integer","value":{"type":"literal","content":"many"}}}]}}}`)), "nodes[7].data.inputs.inputParameters[0]: is not a integer literal"},
+		{"unknown operator", string(oneNode(`{"id":"7","type":"8","data":{"inputs":{"branches":[{"condition":{"logic":2,"conditions":[` +
+			`{"operator":17,"left":{"input":` + startRef("q", "string") + `}}]}}]}}}`)),
+			"nodes[7].data.inputs.branches[0].condition.conditions[0].operator: 17 is not a Coze condition operator"},
 		{"body node", `{"nodes":[{"id":"1","type":"21","data":{"inputs":{"loopType":"infinite"}},"blocks":[{"id":"2","type":"43","data":{"inputs":{}}}]}]}`,
 			"nodes[1].blocks[2].data.inputs.databaseInfoList: must name one database"},
 	}

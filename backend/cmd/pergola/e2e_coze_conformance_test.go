@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// cozeCase is a conformance case: a canvas in Coze Studio's format and the
+// outputs Coze gives for some inputs.
+type cozeCase struct {
+	Description string          `json:"description"`
+	Canvas      json.RawMessage `json:"canvas"`
+	Runs        []struct {
+		Inputs map[string]any `json:"inputs"`
+		Output map[string]any `json:"output"`
+	} `json:"runs"`
+}
+
+const conformanceDir = "../../../workflow/cozeimport/testdata/conformance"
+
+// TestCozeConformance imports every *.case.json canvas through the console
+// API and runs it with each case's inputs through /v1/workflow/run and
+// /v1/workflow/stream_run; both must give the output Coze gives.
+func TestCozeConformance(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(conformanceDir, "*.case.json"))
+	if len(files) == 0 {
+		t.Fatal("no conformance cases in " + conformanceDir)
+	}
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			c := newChatSetup(t, b)
+			for _, f := range files {
+				name := strings.TrimSuffix(filepath.Base(f), ".case.json")
+				t.Run(name, func(t *testing.T) { c.conform(t, name, readCozeCase(t, f)) })
+			}
+		})
+	}
+}
+
+func readCozeCase(t *testing.T, path string) cozeCase {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cc cozeCase
+	if err := json.Unmarshal(raw, &cc); err != nil || len(cc.Runs) == 0 {
+		t.Fatalf("%s: %v (runs: %d)", path, err, len(cc.Runs))
+	}
+	return cc
+}
+
+// conform imports and publishes the case's canvas and checks every run.
+func (c *chatSetup) conform(t *testing.T, name string, cc cozeCase) {
+	r := c.s.call(t, "POST", "/api/workflows/import", bootstrapToken, map[string]any{"workspace_id": c.ws, "name": name,
+		"canvas": cc.Canvas, "mappings": map[string]any{"models": map[string]string{"1001": "fake"}}}).must(t, 201)
+	id := str(r.data["workflow"].(map[string]any), "id")
+	c.s.call(t, "POST", "/api/workflows/"+id+"/publish", bootstrapToken, nil).must(t, 201)
+	for i, run := range cc.Runs {
+		if got := c.runOutput(t, id, run.Inputs); !cmp.Equal(got, run.Output) {
+			t.Errorf("run %d %v: sync output differs (-want +got):\n%s", i, run.Inputs, cmp.Diff(run.Output, got))
+		}
+		if got := streamedOutput(t, c.s.workflowStream(t, map[string]any{"workflow_id": id, "parameters": run.Inputs})); !cmp.Equal(got, run.Output) {
+			t.Errorf("run %d %v: streamed output differs (-want +got):\n%s", i, run.Inputs, cmp.Diff(run.Output, got))
+		}
+	}
+}
+
+// streamedOutput is the output object the End node's last Message carries.
+func streamedOutput(t *testing.T, events []wfEvent) map[string]any {
+	t.Helper()
+	var content string
+	for _, e := range events {
+		if e.name == "Error" {
+			t.Fatalf("the stream failed: %v", e.data)
+		}
+		if e.name == "Message" {
+			content, _ = e.data["content"].(string)
+		}
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(content), &out); err != nil {
+		t.Fatalf("the last Message %q is not the End node's output object", content)
+	}
+	return out
+}
