@@ -12,6 +12,7 @@ type textKind struct{}
 type textConfig struct {
 	Op         string   `json:"op" jsonschema:"required,enum=template,enum=concat,enum=split,description=template: render a template over the inputs; concat: join the items of input items (an array) with separator; split: split input text at any of separators"`
 	Template   string   `json:"template,omitempty" jsonschema:"description=op template: the text; {{input}} placeholders read the node's inputs"`
+	ArrayJoin  *string  `json:"array_join,omitempty" jsonschema:"description=op template: an array placeholder renders its items joined with this text (objects as JSON; null as nothing) instead of as JSON"`
 	Separator  string   `json:"separator,omitempty" jsonschema:"description=op concat: put between items (default none)"`
 	Separators []string `json:"separators,omitempty" jsonschema:"description=op split: the separators (default a newline)"`
 }
@@ -40,7 +41,7 @@ func (textKind) check(c *checker, n *Node) *nodeSpec {
 		}
 		return &nodeSpec{outputs: []Param{P("output", TypeString)},
 			runner: runFunc(func(_ context.Context, _ *nodeCtx, in map[string]any) (map[string]any, error) {
-				return map[string]any{"output": t.render(in)}, nil
+				return map[string]any{"output": t.renderWith(in, arrayJoiner(cfg.ArrayJoin))}, nil
 			})}
 	case "concat":
 		return &nodeSpec{outputs: []Param{P("output", TypeString)}, required: []string{"items"},
@@ -61,6 +62,25 @@ func (textKind) check(c *checker, n *Node) *nodeSpec {
 	}
 	c.fail(nodeField(n, "config.op"), "must be template, concat or split; got %q", cfg.Op)
 	return nil
+}
+
+// arrayJoiner renders values as text does, arrays joined with *sep when
+// sep is set.
+func arrayJoiner(sep *string) func(any) string {
+	if sep == nil {
+		return text
+	}
+	return func(v any) string {
+		items, ok := v.([]any)
+		if !ok {
+			return text(v)
+		}
+		parts := make([]string, len(items))
+		for i, it := range items {
+			parts[i] = text(it)
+		}
+		return strings.Join(parts, *sep)
+	}
 }
 
 func concatRunner(sep string) func(context.Context, *nodeCtx, map[string]any) (map[string]any, error) {

@@ -62,7 +62,10 @@ func (t *template) names() []string {
 }
 
 // render fills the placeholders from vals; a missing value renders as "".
-func (t *template) render(vals map[string]any) string {
+func (t *template) render(vals map[string]any) string { return t.renderWith(vals, text) }
+
+// renderWith renders with show turning each value into text.
+func (t *template) renderWith(vals map[string]any, show func(any) string) string {
 	if len(t.parts) == 1 && t.parts[0].path == nil {
 		return t.parts[0].text
 	}
@@ -73,7 +76,7 @@ func (t *template) render(vals map[string]any) string {
 			continue
 		}
 		v, _ := valueAt(vals[p.path[0]], p.path[1:])
-		b.WriteString(text(v))
+		b.WriteString(show(v))
 	}
 	return b.String()
 }

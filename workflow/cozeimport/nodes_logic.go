@@ -72,10 +72,8 @@ func convertText(nc *nodeConv) error {
 		if err != nil {
 			return err
 		}
-		if sep, _ := paramText(nc.in.ConcatParams, "arrayItemConcatChar"); sep != "" && sep != "," {
-			nc.flag("arrays in the template are written as JSON, not joined with %q", sep)
-		}
-		return nc.config(map[string]string{"op": "template", "template": tmpl})
+		sep, _ := paramText(nc.in.ConcatParams, "arrayItemConcatChar")
+		return nc.config(map[string]any{"op": "template", "template": tmpl, "array_join": sep})
 	case "split":
 		if len(nc.in.InputParameters) != 1 {
 			return unsupported("a split reads one text; this one has %d inputs", len(nc.in.InputParameters))
