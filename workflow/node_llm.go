@@ -69,11 +69,13 @@ func (llmKind) check(c *checker, n *Node) *nodeSpec {
 	switch cfg.Output {
 	case "", "text":
 		spec.outputs = c.declaredOr(n, []Param{P("output", TypeString)})
-		if len(spec.outputs) != 1 || !isStringLike(spec.outputs[0].Type) {
-			c.fail(nodeField(n, "outputs"), "text output is one string output; use output json for more")
+		var text []Param
+		text, r.reasoning = withoutReasoning(spec.outputs)
+		if len(text) != 1 || !isStringLike(text[0].Type) {
+			c.fail(nodeField(n, "outputs"), "text output is one string output (and optionally %s); use output json for more", ReasoningOutput)
 			return nil
 		}
-		r.field = spec.outputs[0].Name
+		r.field = text[0].Name
 		spec.streamField = r.field
 	case "json":
 		if len(n.Outputs) == 0 {
@@ -81,7 +83,8 @@ func (llmKind) check(c *checker, n *Node) *nodeSpec {
 			return nil
 		}
 		spec.outputs = c.declaredOr(n, nil)
-		r.json, r.outputs = true, spec.outputs
+		r.outputs, r.reasoning = withoutReasoning(spec.outputs)
+		r.json = true
 	default:
 		c.fail(nodeField(n, "config.output"), "must be text or json; got %q", cfg.Output)
 		return nil
@@ -121,7 +124,8 @@ type llmRunner struct {
 	field          string
 	json           bool
 	rounds         int
-	outputs        []Param
+	outputs        []Param // the fields of a json reply
+	reasoning      bool    // ReasoningOutput is declared
 }
 
 func (r *llmRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any, error) {
@@ -146,10 +150,16 @@ func (r *llmRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (map
 	if err != nil {
 		return nil, err
 	}
-	if !r.json {
-		return map[string]any{r.field: reply.Content}, nil
+	out := map[string]any{r.field: reply.Content}
+	if r.json {
+		if out, err = parseJSONReply(reply.Content); err != nil {
+			return nil, err
+		}
 	}
-	return parseJSONReply(reply.Content)
+	if r.reasoning {
+		out[ReasoningOutput] = reply.ReasoningContent
+	}
+	return out, nil
 }
 
 func (r *llmRunner) systemPrompt(in map[string]any) string {

@@ -90,7 +90,7 @@ func (s *Server) respond(ctx context.Context, w http.ResponseWriter, c completio
 	if !sleep(ctx, wait) {
 		return
 	}
-	msg := &wireOutput{Role: "assistant", ToolCalls: wireCalls(c.reply.ToolCalls)}
+	msg := &wireOutput{Role: "assistant", Reasoning: c.reply.Reasoning, ToolCalls: wireCalls(c.reply.ToolCalls)}
 	if c.reply.Text != "" || len(c.reply.ToolCalls) == 0 {
 		msg.Content = &c.reply.Text
 	}

@@ -71,6 +71,7 @@ type Usage struct {
 // tool calls together reproduce models that talk before calling a tool.
 type Reply struct {
 	Text      string
+	Reasoning string // sent as reasoning_content before the text, as reasoning models do
 	ToolCalls []ToolCall
 	Status    int
 	Error     string

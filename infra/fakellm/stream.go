@@ -14,6 +14,9 @@ import (
 func (s *Server) deltas(r Reply) []wireOutput {
 	empty := ""
 	out := []wireOutput{{Role: "assistant", Content: &empty}}
+	for _, piece := range split(r.Reasoning, s.cfg.chunkChars) {
+		out = append(out, wireOutput{Reasoning: piece})
+	}
 	for _, piece := range split(r.Text, s.cfg.chunkChars) {
 		out = append(out, wireOutput{Content: &piece})
 	}

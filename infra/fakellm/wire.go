@@ -91,6 +91,7 @@ type wireChoice struct {
 type wireOutput struct {
 	Role      string         `json:"role,omitempty"`
 	Content   *string        `json:"content,omitempty"`
+	Reasoning string         `json:"reasoning_content,omitempty"`
 	ToolCalls []wireToolCall `json:"tool_calls,omitempty"`
 }
 

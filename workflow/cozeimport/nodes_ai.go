@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/workflow"
 )
 
 // llmSettings are the settings of an LLM node, kept by Coze as a list of
@@ -88,15 +89,8 @@ func convertLLM(nc *nodeConv) error {
 	if err != nil {
 		return err
 	}
-	for i := 0; i < len(outs); i++ {
-		if outs[i].Name == "reasoning_content" {
-			nc.flag("the reasoning_content output is not produced")
-			outs = append(outs[:i], outs[i+1:]...)
-			i--
-		}
-	}
 	nc.node.Outputs = outs
-	if s.responseFormat == 2 && !(len(outs) == 1 && outs[0].Type == "string") {
+	if answer := withoutReasoning(outs); s.responseFormat == 2 && !(len(answer) == 1 && answer[0].Type == "string") {
 		cfg["output"] = "json"
 	}
 	if tools := nc.llmTools(); len(tools) > 0 {
@@ -150,4 +144,16 @@ func convertIntent(nc *nodeConv) error {
 		cfg["system"] = sys
 	}
 	return nc.config(cfg)
+}
+
+// withoutReasoning leaves out the reasoning_content output, which the
+// model's reasoning fills.
+func withoutReasoning(outs []workflow.Param) []workflow.Param {
+	var kept []workflow.Param
+	for _, p := range outs {
+		if p.Name != workflow.ReasoningOutput {
+			kept = append(kept, p)
+		}
+	}
+	return kept
 }

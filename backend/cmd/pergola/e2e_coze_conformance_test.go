@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/pergola-ai/pergola/infra/fakellm"
 )
 
 // cozeCase is a conformance case: a canvas in Coze Studio's format and the
@@ -18,7 +19,24 @@ type cozeCase struct {
 	Runs        []struct {
 		Inputs map[string]any `json:"inputs"`
 		Output map[string]any `json:"output"`
+		// Model are the fake model's replies, in order, for each of the
+		// sync and the streamed run; without them it echoes.
+		Model []modelReply `json:"model"`
 	} `json:"runs"`
+}
+
+// modelReply is a scripted reply of the fake model.
+type modelReply struct {
+	Text      string `json:"text"`
+	Reasoning string `json:"reasoning"`
+}
+
+// script queues the replies on the fake model.
+func (c *chatSetup) script(replies []modelReply) {
+	c.llm.Reset()
+	for _, r := range replies {
+		c.llm.Enqueue(fakellm.Reply{Text: r.Text, Reasoning: r.Reasoning})
+	}
 }
 
 const conformanceDir = "../../../workflow/cozeimport/testdata/conformance"
@@ -62,9 +80,11 @@ func (c *chatSetup) conform(t *testing.T, name string, cc cozeCase) {
 	id := str(r.data["workflow"].(map[string]any), "id")
 	c.s.call(t, "POST", "/api/workflows/"+id+"/publish", bootstrapToken, nil).must(t, 201)
 	for i, run := range cc.Runs {
+		c.script(run.Model)
 		if got := c.runOutput(t, id, run.Inputs); !cmp.Equal(got, run.Output) {
 			t.Errorf("run %d %v: sync output differs (-want +got):\n%s", i, run.Inputs, cmp.Diff(run.Output, got))
 		}
+		c.script(run.Model)
 		if got := streamedOutput(t, c.s.workflowStream(t, map[string]any{"workflow_id": id, "parameters": run.Inputs})); !cmp.Equal(got, run.Output) {
 			t.Errorf("run %d %v: streamed output differs (-want +got):\n%s", i, run.Inputs, cmp.Diff(run.Output, got))
 		}
