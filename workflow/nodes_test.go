@@ -134,15 +134,19 @@ func TestTemplates(t *testing.T) {
 	}
 }
 
-func TestIntentMatch(t *testing.T) {
-	r := &intentRunner{names: []string{"refund", "shipping"}}
-	cases := map[string]string{
-		"refund": "refund", " Refund. ": "refund", `{"intent": "shipping"}`: "shipping",
-		"This is about shipping, clearly": "shipping", "no idea": OtherPort, "": OtherPort,
+func TestIntentClassify(t *testing.T) {
+	r := &intentRunner{cfg: intentConfig{Intents: []intentEntry{{Name: "refund"}, {Name: "查询物流", Port: "branch_1"}}},
+		ports: []string{"refund", "branch_1"}}
+	cases := map[string]classification{
+		"refund": {id: 1}, " Refund. ": {id: 1}, `{"intent": "branch_1"}`: {id: 2},
+		`{"classificationId": 2, "reason": "asks where the parcel is"}`:         {id: 2, reason: "asks where the parcel is"},
+		"```json\n{\"classificationId\": 1.0, \"reason\": \"money back\"}\n```": {id: 1, reason: "money back"},
+		`{"classificationId": 0, "reason": "unclear"}`:                          {reason: "unclear"},
+		`{"classificationId": 7}`:                                               {}, "2": {id: 2}, "This is about 查询物流, clearly": {id: 2}, "no idea": {}, "": {},
 	}
 	for reply, want := range cases {
-		if got := r.match(reply); got != want {
-			t.Errorf("match(%q) = %q, want %q", reply, got, want)
+		if got := r.classify(reply); got != want {
+			t.Errorf("classify(%q) = %+v, want %+v", reply, got, want)
 		}
 	}
 }

@@ -202,12 +202,8 @@ func (c *converter) port(from *cozeNode, port string) string {
 		if port == "default" {
 			return workflow.OtherPort
 		}
-		if i, err := strconv.Atoi(strings.TrimPrefix(port, "branch_")); err == nil {
-			var in cozeInputs
-			_ = json.Unmarshal(from.Data.Inputs, &in)
-			if i >= 0 && i < len(in.Intents) {
-				return in.Intents[i].Name
-			}
+		if i, err := strconv.Atoi(strings.TrimPrefix(port, "branch_")); err == nil && i >= 0 {
+			return port
 		}
 	}
 	return ""

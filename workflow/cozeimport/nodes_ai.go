@@ -136,8 +136,8 @@ func convertIntent(nc *nodeConv) error {
 		}
 	}
 	intents := make([]map[string]string, 0, len(nc.in.Intents))
-	for _, in := range nc.in.Intents {
-		intents = append(intents, map[string]string{"name": in.Name})
+	for i, in := range nc.in.Intents {
+		intents = append(intents, map[string]string{"name": in.Name, "port": "branch_" + strconv.Itoa(i)})
 	}
 	cfg := map[string]any{"model_id": nc.modelID(string(llm.ModelType)), "intents": intents}
 	if sys, ok := llm.SystemPrompt.literalText(); ok && sys != "" {

@@ -179,7 +179,7 @@ func outputRenames(cozeType string) map[string]string {
 	case "40":
 		return map[string]string{"isSuccess": "success"}
 	case "22":
-		return map[string]string{"classificationId": "intent"}
+		return map[string]string{"classificationId": "classification_id"}
 	case "18":
 		return map[string]string{"USER_RESPONSE": "answer", "optionContent": "answer", "optionId": "option_index"}
 	}
