@@ -2,10 +2,6 @@ package workflow
 
 import (
 	"context"
-	"fmt"
-	"strings"
-
-	"github.com/cloudwego/eino/schema"
 )
 
 // questionKind asks the end user a question and waits for the answer.
@@ -16,7 +12,9 @@ type questionConfig struct {
 	AnswerType string   `json:"answer_type,omitempty" jsonschema:"enum=text,enum=option,description=text (default): a free answer; option: one of options"`
 	Options    []string `json:"options,omitempty" jsonschema:"description=answer_type option: the choices"`
 	AllowOther bool     `json:"allow_other,omitempty" jsonschema:"description=answer_type option: accept an answer that is none of the options (option_index -1)"`
-	ModelID    string   `json:"model_id,omitempty" jsonschema:"description=answer_type text: a model that extracts the declared outputs from the answer"`
+	ModelID    string   `json:"model_id,omitempty" jsonschema:"description=answer_type text: a model that extracts the declared outputs from the answer\\, asking follow-up questions until the required ones are known"`
+	MaxAnswers int      `json:"max_answers,omitempty" jsonschema:"minimum=0,maximum=10,description=with model_id: answers taken before the node fails for want of required fields (default 3)"`
+	Persona    string   `json:"persona,omitempty" jsonschema:"description=with model_id: how the follow-up questions are asked"`
 }
 
 func (questionKind) describe() NodeTypeInfo {
@@ -45,6 +43,9 @@ func (questionKind) check(c *checker, n *Node) *nodeSpec {
 	case "", "text":
 		if len(cfg.Options) > 0 {
 			c.fail(nodeField(n, "config.options"), "are for answer_type option")
+		}
+		if cfg.MaxAnswers < 0 || cfg.MaxAnswers > 10 {
+			c.fail(nodeField(n, "config.max_answers"), "must be between 0 (3) and 10")
 		}
 		if cfg.ModelID != "" {
 			if len(n.Outputs) == 0 {
@@ -78,10 +79,12 @@ type questionRunner struct {
 
 func (r *questionRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any, error) {
 	key := x.f.nodeKey(x.pn)
+	if len(r.extract) > 0 {
+		return r.runExtract(ctx, x, key, r.question.render(in))
+	}
 	answer, ok := x.rc.answer(key)
 	if !ok {
-		x.rc.interrupt(&Interrupt{Key: key, NodeID: x.pn.id, Type: x.pn.typ, Title: x.pn.title, Kind: InterruptQuestion,
-			Question: r.question.render(in), Options: r.cfg.Options, AllowOther: r.cfg.AllowOther})
+		r.ask(x, key, r.question.render(in))
 		return nil, errInterrupted
 	}
 	if r.cfg.AnswerType == "option" {
@@ -91,44 +94,13 @@ func (r *questionRunner) run(ctx context.Context, x *nodeCtx, in map[string]any)
 		}
 		return map[string]any{"answer": answer, "option_index": int64(-1)}, nil
 	}
-	out := map[string]any{"answer": answer}
-	if len(r.extract) == 0 {
-		return out, nil
-	}
-	fields, err := r.extractFields(ctx, x, r.question.render(in), answer)
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range r.extract {
-		out[p.Name] = fields[p.Name]
-	}
-	return out, nil
+	return map[string]any{"answer": answer}, nil
 }
 
-// extractFields asks the model to read the declared outputs out of the
-// answer.
-func (r *questionRunner) extractFields(ctx context.Context, x *nodeCtx, question, answer string) (map[string]any, error) {
-	cm, err := chatModel(ctx, x, r.cfg.ModelID)
-	if err != nil {
-		return nil, err
-	}
-	var b strings.Builder
-	b.WriteString("Extract these fields from the user's answer and reply with one JSON object holding them " +
-		"(null for a field the answer does not give):\n")
-	for _, p := range r.extract {
-		fmt.Fprintf(&b, "- %s (%s)", p.Name, p.Schema)
-		if p.Description != "" {
-			b.WriteString(": " + p.Description)
-		}
-		b.WriteString("\n")
-	}
-	msgs := []*schema.Message{schema.SystemMessage(b.String()),
-		schema.UserMessage("Question: " + question + "\nAnswer: " + answer)}
-	msg, err := generate(ctx, x, cm, msgs, nil)
-	if err != nil {
-		return nil, err
-	}
-	return parseJSONReply(msg.Content)
+// ask stops the run with the question, filed under key.
+func (r *questionRunner) ask(x *nodeCtx, key, question string) {
+	x.rc.interrupt(&Interrupt{Key: key, NodeID: x.pn.id, Type: x.pn.typ, Title: x.pn.title, Kind: InterruptQuestion,
+		Question: question, Options: r.cfg.Options, AllowOther: r.cfg.AllowOther})
 }
 
 // formKind is the input node: it asks for a form of typed fields.

@@ -78,6 +78,7 @@ type cozeInputs struct {
 	AnswerType    string `json:"answer_type"`
 	OptionType    string `json:"option_type"`
 	ExtractOutput bool   `json:"extra_output"`
+	Limit         int    `json:"limit"`
 	Question      string `json:"question"`
 	Options       []struct {
 		Name string `json:"name"`

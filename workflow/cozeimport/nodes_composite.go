@@ -137,10 +137,17 @@ func convertQuestion(nc *nodeConv) error {
 				}
 			}
 			var llm struct {
-				ModelType flexString `json:"modelType"`
+				ModelType    flexString `json:"modelType"`
+				SystemPrompt string     `json:"systemPrompt"`
 			}
 			_ = json.Unmarshal(nc.in.LLMParam, &llm)
 			cfg["model_id"] = nc.modelID(string(llm.ModelType))
+			if nc.in.Limit > 0 {
+				cfg["max_answers"] = min(nc.in.Limit, 10)
+			}
+			if llm.SystemPrompt != "" {
+				cfg["persona"] = llm.SystemPrompt
+			}
 		}
 	case "option":
 		if nc.in.OptionType == "dynamic" {

@@ -22,6 +22,12 @@ type cozeCase struct {
 		// Model are the fake model's replies, in order, for each of the
 		// sync and the streamed run; without them it echoes.
 		Model []modelReply `json:"model"`
+		// Dialog are the questions the run asks, each answered through
+		// stream_resume; such runs are streamed only.
+		Dialog []struct {
+			Asked  string `json:"asked"`
+			Answer string `json:"answer"`
+		} `json:"dialog"`
 	} `json:"runs"`
 }
 
@@ -81,6 +87,16 @@ func (c *chatSetup) conform(t *testing.T, name string, cc cozeCase) {
 	c.s.call(t, "POST", "/api/workflows/"+id+"/publish", bootstrapToken, nil).must(t, 201)
 	for i, run := range cc.Runs {
 		c.script(run.Model)
+		if len(run.Dialog) > 0 {
+			events := c.s.workflowStream(t, map[string]any{"workflow_id": id, "parameters": run.Inputs})
+			for _, d := range run.Dialog {
+				events = c.answer(t, id, events, d.Asked, d.Answer)
+			}
+			if got := streamedOutput(t, events); !cmp.Equal(got, run.Output) {
+				t.Errorf("run %d %v: output after the dialog differs (-want +got):\n%s", i, run.Inputs, cmp.Diff(run.Output, got))
+			}
+			continue
+		}
 		if got := c.runOutput(t, id, run.Inputs); !cmp.Equal(got, run.Output) {
 			t.Errorf("run %d %v: sync output differs (-want +got):\n%s", i, run.Inputs, cmp.Diff(run.Output, got))
 		}
@@ -108,4 +124,20 @@ func streamedOutput(t *testing.T, events []wfEvent) map[string]any {
 		t.Fatalf("the last Message %q is not the End node's output object", content)
 	}
 	return out
+}
+
+// answer checks that a stream stopped asking the question and resumes the
+// run with the answer.
+func (c *chatSetup) answer(t *testing.T, id string, events []wfEvent, asked, answer string) []wfEvent {
+	t.Helper()
+	n := len(events)
+	if n < 2 || events[n-2].name != "Interrupt" {
+		t.Fatalf("the run did not ask %q: %v", asked, events)
+	}
+	in, _ := events[n-2].data["interrupt_data"].(map[string]any)
+	if str(in, "question") != asked {
+		t.Fatalf("the run asked %q, want %q", str(in, "question"), asked)
+	}
+	return c.s.postStream(t, "/v1/workflow/stream_resume", map[string]any{"workflow_id": id, "event_id": str(in, "event_id"),
+		"resume_data": answer, "interrupt_type": in["type"]})
 }
