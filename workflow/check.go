@@ -205,13 +205,18 @@ func onError(n *Node) string {
 
 // errorOutput is the output a node whose errors are handled adds: what
 // went wrong, or null when nothing did.
-var errorOutput = Param{Name: "error", Schema: Schema{Type: TypeObject, Properties: []Param{P("message", TypeString)}},
-	Description: "set when the node failed and on_error let the run go on"}
+var errorOutput = Param{Name: "error", Schema: Schema{Type: TypeObject, Properties: []Param{P("message", TypeString),
+	P("code", TypeInteger)}}, Description: "set when the node failed and on_error let the run go on"}
+
+// successOutput tells, on a node whose errors are handled, whether it
+// succeeded.
+var successOutput = Param{Name: "success", Schema: S(TypeBoolean),
+	Description: "true when the node succeeded, false when it failed and on_error let the run go on"}
 
 // outputsOf returns the outputs a reference to info may read.
 func outputsOf(info *nodeInfo) []Param {
 	if onError(info.node) == OnErrorFail {
 		return info.spec.outputs
 	}
-	return append(append([]Param(nil), info.spec.outputs...), errorOutput)
+	return append(append([]Param(nil), info.spec.outputs...), errorOutput, successOutput)
 }

@@ -70,6 +70,9 @@ func (f *frame) exec(ctx context.Context, pn *planNode) (map[string]any, error) 
 	if err != nil {
 		return f.failed(ctx, pn, rec, err)
 	}
+	if pn.onError == OnErrorDefault || pn.onError == OnErrorBranch {
+		out["success"] = true
+	}
 	rec.Status, rec.Outputs = NodeSucceeded, out
 	f.setOutput(pn.idx, out)
 	if replayable(pn) {
@@ -113,7 +116,7 @@ func (f *frame) attempt(ctx context.Context, pn *planNode, x *nodeCtx, in map[st
 	out, err := pn.spec.runner.run(actx, x, in)
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("timed out after %s", pn.timeout)
+			return nil, fmt.Errorf("%w after %s", errNodeTimeout, pn.timeout)
 		}
 		return nil, err
 	}
@@ -154,7 +157,7 @@ func (f *frame) failed(ctx context.Context, pn *planNode, rec NodeRecord, err er
 		msg = "stopped: the run ended"
 	}
 	rec.Status, rec.Error = NodeFailed, msg
-	errValue := map[string]any{"message": msg}
+	errValue := map[string]any{"message": msg, "code": errorCode(err)}
 	if ctx.Err() != nil {
 		rc.record(ctx, rec) // the run is ending: nothing handles this
 		return nil, ctx.Err()
@@ -165,13 +168,13 @@ func (f *frame) failed(ctx context.Context, pn *planNode, rec NodeRecord, err er
 		if derr != nil {
 			out = map[string]any{}
 		}
-		out["error"] = errValue
+		out["error"], out["success"] = errValue, false
 		rec.Handled, rec.Outputs = true, out
 		f.setOutput(pn.idx, out)
 		rc.record(ctx, rec)
 		return portOut(pn, ""), nil
 	case OnErrorBranch:
-		out := map[string]any{"error": errValue}
+		out := map[string]any{"error": errValue, "success": false}
 		rec.Handled, rec.Outputs = true, out
 		f.setOutput(pn.idx, out)
 		rc.record(ctx, rec)

@@ -148,6 +148,11 @@ func (c *converter) outputRef(from *cozeNode, id, path string) (string, string) 
 	if to, ok := outputRenames(string(src.Type))[root]; ok {
 		return c.ids[id], joinPath(to, rest)
 	}
+	if handlesErrors(src) {
+		if to, ok := errorOutputPath(root, rest); ok {
+			return c.ids[id], to
+		}
+	}
 	return c.ids[id], path
 }
 
@@ -236,7 +241,7 @@ func (nc *nodeConv) declaredOutputs() ([]workflow.Param, error) {
 		if err := json.Unmarshal(raw, &v); err != nil {
 			return nil, errs.Invalid(fmt.Sprintf("%s.data.outputs[%d]", nc.at, i), "is not a variable: %v", err)
 		}
-		if v.Name == "errorBody" {
+		if v.Name == "errorBody" || (v.Name == "isSuccess" && handlesErrors(nc.n)) {
 			continue
 		}
 		vars = append(vars, v)

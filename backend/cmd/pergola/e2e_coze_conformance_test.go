@@ -35,13 +35,15 @@ type cozeCase struct {
 type modelReply struct {
 	Text      string `json:"text"`
 	Reasoning string `json:"reasoning"`
+	Status    int    `json:"status"` // an HTTP error with Error as its message
+	Error     string `json:"error"`
 }
 
 // script queues the replies on the fake model.
 func (c *chatSetup) script(replies []modelReply) {
 	c.llm.Reset()
 	for _, r := range replies {
-		c.llm.Enqueue(fakellm.Reply{Text: r.Text, Reasoning: r.Reasoning})
+		c.llm.Enqueue(fakellm.Reply{Text: r.Text, Reasoning: r.Reasoning, Status: r.Status, Error: r.Error})
 	}
 }
 
