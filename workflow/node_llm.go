@@ -16,15 +16,16 @@ import (
 type llmKind struct{}
 
 type llmConfig struct {
-	ModelID       string       `json:"model_id" jsonschema:"required,description=a model of GET /api/models"`
-	System        string       `json:"system,omitempty" jsonschema:"description=the system prompt; {{input}} placeholders read the node's inputs"`
-	Prompt        string       `json:"prompt" jsonschema:"required,description=the user prompt; {{input}} placeholders read the node's inputs"`
-	Temperature   *float64     `json:"temperature,omitempty" jsonschema:"minimum=0,maximum=2"`
-	TopP          *float64     `json:"top_p,omitempty" jsonschema:"minimum=0,maximum=1"`
-	MaxTokens     int          `json:"max_tokens,omitempty" jsonschema:"minimum=0"`
-	Output        string       `json:"output,omitempty" jsonschema:"enum=text,enum=json,description=text (default): the reply is the one string output; json: the reply is a JSON object filling the declared outputs"`
-	Tools         []toolConfig `json:"tools,omitempty" jsonschema:"description=plugin tools the model may call"`
-	MaxToolRounds int          `json:"max_tool_rounds,omitempty" jsonschema:"description=model-tool rounds before giving up (default 5\\, at most 20)"`
+	ModelID       string               `json:"model_id" jsonschema:"required,description=a model of GET /api/models"`
+	System        string               `json:"system,omitempty" jsonschema:"description=the system prompt; {{input}} placeholders read the node's inputs"`
+	Prompt        string               `json:"prompt" jsonschema:"required,description=the user prompt; {{input}} placeholders read the node's inputs"`
+	Temperature   *float64             `json:"temperature,omitempty" jsonschema:"minimum=0,maximum=2"`
+	TopP          *float64             `json:"top_p,omitempty" jsonschema:"minimum=0,maximum=1"`
+	MaxTokens     int                  `json:"max_tokens,omitempty" jsonschema:"minimum=0"`
+	Output        string               `json:"output,omitempty" jsonschema:"enum=text,enum=json,description=text (default): the reply is the one string output; json: the reply is a JSON object filling the declared outputs"`
+	Tools         []toolConfig         `json:"tools,omitempty" jsonschema:"description=plugin tools the model may call"`
+	Workflows     []workflowToolConfig `json:"workflows,omitempty" jsonschema:"description=published workflows the model may call as tools; one whose end node returns text ends the node with that text"`
+	MaxToolRounds int                  `json:"max_tool_rounds,omitempty" jsonschema:"description=model-tool rounds before giving up (default 5\\, at most 20)"`
 }
 
 // toolConfig names a plugin tool.
@@ -65,7 +66,11 @@ func (llmKind) check(c *checker, n *Node) *nodeSpec {
 		r.rounds = 5
 	}
 	c.checkTools(n, cfg.Tools)
+	c.checkWorkflowTools(n, cfg.Workflows)
 	spec := &nodeSpec{runner: r, blocking: true}
+	if len(cfg.Workflows) > 0 {
+		spec.finish = func(c *checker, info *nodeInfo) { info.spec.asks = r.loadFlows(c, n) }
+	}
 	switch cfg.Output {
 	case "", "text":
 		spec.outputs = c.declaredOr(n, []Param{P("output", TypeString)})
@@ -124,6 +129,7 @@ type llmRunner struct {
 	field          string
 	json           bool
 	rounds         int
+	flows          []flowTool
 	outputs        []Param // the fields of a json reply
 	reasoning      bool    // ReasoningOutput is declared
 }
@@ -140,7 +146,7 @@ func (r *llmRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (map
 	msgs = append(msgs, schema.UserMessage(r.prompt.render(in)))
 	opts := r.options()
 	var reply *schema.Message
-	if len(r.cfg.Tools) > 0 {
+	if len(r.cfg.Tools) > 0 || len(r.cfg.Workflows) > 0 {
 		reply, err = r.withTools(ctx, x, cm, msgs, opts)
 	} else if p := x.f.openStream(x.pn); p != nil && !r.json {
 		reply, err = streamReply(ctx, x, cm, msgs, opts, p)

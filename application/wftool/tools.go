@@ -38,7 +38,7 @@ func (s *Service) BotTools(ctx context.Context, b *bot.Bot, cfg *bot.Config) ([]
 		if err != nil {
 			return nil, fmt.Errorf("tools of bot %d: workflow %d: %w", b.ID, ref.WorkflowID, err)
 		}
-		t.info.Name = uniqueName(names, t.info.Name)
+		t.info.Name = wf.UniqueToolName(names, t.info.Name)
 		tools = append(tools, t)
 	}
 	return tools, nil
@@ -81,8 +81,8 @@ func (s *Service) tool(ctx context.Context, b *bot.Bot, ref bot.WorkflowRef, dra
 	if desc == "" {
 		desc = "Runs the workflow " + w.Name + "."
 	}
-	t.info = &schema.ToolInfo{Name: toolName(w.Name, w.ID), Desc: desc,
-		ParamsOneOf: schema.NewParamsOneOfByParams(paramInfos(shape.params))}
+	t.info = &schema.ToolInfo{Name: wf.ToolName(w.Name, w.ID), Desc: desc,
+		ParamsOneOf: schema.NewParamsOneOfByParams(wf.ToolParams(shape.params))}
 	return t, nil
 }
 
@@ -114,43 +114,4 @@ func shapeOf(raw []byte) (shape, error) {
 		}
 	}
 	return sh, nil
-}
-
-// paramInfos describes workflow parameters as tool parameters.
-func paramInfos(params []wf.Param) map[string]*schema.ParameterInfo {
-	out := make(map[string]*schema.ParameterInfo, len(params))
-	for _, p := range params {
-		pi := schemaInfo(p.Schema)
-		pi.Desc, pi.Required = p.Description, p.Required
-		out[p.Name] = pi
-	}
-	return out
-}
-
-func schemaInfo(s wf.Schema) *schema.ParameterInfo {
-	pi := &schema.ParameterInfo{}
-	switch s.Type {
-	case wf.TypeInteger:
-		pi.Type = schema.Integer
-	case wf.TypeNumber:
-		pi.Type = schema.Number
-	case wf.TypeBoolean:
-		pi.Type = schema.Boolean
-	case wf.TypeObject:
-		pi.Type = schema.Object
-		if len(s.Properties) > 0 {
-			pi.SubParams = paramInfos(s.Properties)
-		}
-	case wf.TypeArray:
-		pi.Type = schema.Array
-		pi.ElemInfo = &schema.ParameterInfo{Type: schema.String}
-		if s.Items != nil {
-			pi.ElemInfo = schemaInfo(*s.Items)
-		}
-	case wf.TypeFile:
-		pi.Type, pi.Desc = schema.String, "the URL of a file"
-	default:
-		pi.Type = schema.String
-	}
-	return pi
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/workflow"
+	wf "github.com/pergola-ai/pergola/workflow"
 )
 
 // fakeWorkflows is an in-memory Workflows.
@@ -122,8 +123,8 @@ func TestToolName(t *testing.T) {
 	tests := map[string]string{"Weather report!": "Weather_report", "3d": "wf_3d", "天气": "workflow_7", "a--b": "a--b",
 		strings.Repeat("x", 70): strings.Repeat("x", 64)}
 	for in, want := range tests {
-		if got := toolName(in, 7); got != want {
-			t.Errorf("toolName(%q) = %q, want %q", in, got, want)
+		if got := wf.ToolName(in, 7); got != want {
+			t.Errorf("ToolName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

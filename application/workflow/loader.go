@@ -12,7 +12,10 @@ import (
 // from the store, within the caller's workspace.
 type Loader struct{ store workflow.Store }
 
-var _ wf.WorkflowLoader = Loader{}
+var (
+	_ wf.WorkflowLoader    = Loader{}
+	_ wf.WorkflowDescriber = Loader{}
+)
 
 // NewLoader returns a loader over store.
 func NewLoader(store workflow.Store) Loader { return Loader{store: store} }
@@ -36,4 +39,17 @@ func (l Loader) LoadWorkflow(ctx context.Context, workspaceID, id, version int64
 		return nil, fmt.Errorf("workflow %d version %d: %w", id, version, err)
 	}
 	return def, nil
+}
+
+// DescribeWorkflow returns the name and description of workflow id of the
+// workspace, for the tools of llm nodes.
+func (l Loader) DescribeWorkflow(ctx context.Context, workspaceID, id int64) (string, string, error) {
+	w, err := l.store.GetWorkflow(ctx, id)
+	if err != nil {
+		return "", "", err
+	}
+	if w.WorkspaceID != workspaceID {
+		return "", "", workflow.NotFound(id)
+	}
+	return w.Name, w.Description, nil
 }

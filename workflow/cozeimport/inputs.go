@@ -102,7 +102,11 @@ type fcParam struct {
 			APIName  string     `json:"api_name"`
 		} `json:"pluginList"`
 	} `json:"pluginFCParam"`
-	WorkflowFCParam  json.RawMessage `json:"workflowFCParam"`
+	WorkflowFCParam  *struct {
+		WorkflowList []struct {
+			WorkflowID flexString `json:"workflow_id"`
+		} `json:"workflowList"`
+	} `json:"workflowFCParam"`
 	KnowledgeFCParam json.RawMessage `json:"knowledgeFCParam"`
 }
 

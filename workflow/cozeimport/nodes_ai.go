@@ -96,6 +96,9 @@ func convertLLM(nc *nodeConv) error {
 	if tools := nc.llmTools(); len(tools) > 0 {
 		cfg["tools"] = tools
 	}
+	if flows := nc.llmWorkflows(); len(flows) > 0 {
+		cfg["workflows"] = flows
+	}
 	return nc.config(cfg)
 }
 
@@ -105,9 +108,6 @@ func (nc *nodeConv) llmTools() []map[string]any {
 	fc := nc.in.FCParam
 	if fc == nil {
 		return nil
-	}
-	if len(fc.WorkflowFCParam) > 0 && string(fc.WorkflowFCParam) != "null" {
-		nc.flag("workflow skills are left out: Pergola LLM nodes call plugin tools only")
 	}
 	if len(fc.KnowledgeFCParam) > 0 && string(fc.KnowledgeFCParam) != "null" {
 		nc.flag("knowledge skills are left out: Pergola has no knowledge retrieval")
@@ -156,4 +156,24 @@ func withoutReasoning(outs []workflow.Param) []workflow.Param {
 		}
 	}
 	return kept
+}
+
+// llmWorkflows converts the workflow skills of an LLM node to workflow
+// tools, through the import's workflow mappings.
+func (nc *nodeConv) llmWorkflows() []map[string]int64 {
+	fc := nc.in.FCParam
+	if fc == nil || fc.WorkflowFCParam == nil {
+		return nil
+	}
+	var flows []map[string]int64
+	for _, w := range fc.WorkflowFCParam.WorkflowList {
+		ref, ok := nc.c.opts.Workflows[string(w.WorkflowID)]
+		if !ok {
+			nc.flag("workflow %s is a Coze Studio workflow: import it and map it to a published Pergola workflow", w.WorkflowID)
+			ref.ID, _ = strconv.ParseInt(string(w.WorkflowID), 10, 64)
+			ref.Version = 1
+		}
+		flows = append(flows, map[string]int64{"workflow_id": ref.ID, "version": ref.Version})
+	}
+	return flows
 }
