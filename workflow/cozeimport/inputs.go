@@ -102,7 +102,7 @@ type fcParam struct {
 			APIName  string     `json:"api_name"`
 		} `json:"pluginList"`
 	} `json:"pluginFCParam"`
-	WorkflowFCParam  *struct {
+	WorkflowFCParam *struct {
 		WorkflowList []struct {
 			WorkflowID flexString `json:"workflow_id"`
 		} `json:"workflowList"`

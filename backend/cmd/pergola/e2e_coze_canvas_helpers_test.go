@@ -14,7 +14,9 @@ func czRef(node, name, typ string) cz {
 }
 
 // czLit is a literal value.
-func czLit(typ string, v any) cz { return cz{"type": typ, "value": cz{"type": "literal", "content": v}} }
+func czLit(typ string, v any) cz {
+	return cz{"type": typ, "value": cz{"type": "literal", "content": v}}
+}
 
 // czParam names an input.
 func czParam(name string, input cz) cz { return cz{"name": name, "input": input} }
