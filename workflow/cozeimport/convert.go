@@ -86,7 +86,7 @@ func Convert(data []byte, opts Options) (*Result, error) {
 	if opts.Catalog == nil {
 		opts.Catalog = workflow.NewCatalog()
 	}
-	c := &converter{opts: opts, byID: map[string]*cozeNode{}, placeholders: map[string]bool{}, ids: map[string]string{}}
+	c := &converter{opts: opts, byID: map[string]*cozeNode{}, placeholders: map[string]bool{}, ids: map[string]string{}, batched: map[string]bool{}}
 	c.index(cv.Nodes, nil)
 	def, err := c.graph(cv.Nodes, cv.Edges, nil, "nodes")
 	if err != nil {
@@ -128,6 +128,8 @@ type converter struct {
 	ids map[string]string
 	// placeholders are unsupported nodes kept as failing code nodes.
 	placeholders map[string]bool
+	// batched are nodes in batch mode, converted as batch nodes.
+	batched map[string]bool
 }
 
 func (c *converter) index(nodes []*cozeNode, parent *cozeNode) {

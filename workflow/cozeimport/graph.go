@@ -107,7 +107,7 @@ func (c *converter) node(n *cozeNode, at string) (*workflow.Node, error) {
 		return nil, err
 	}
 	if nc.in.Batch != nil && nc.in.Batch.BatchEnable {
-		return c.unsupported(n, at, "batch mode on a single node is not converted: wrap the node in a batch node")
+		return c.batchWrapped(nc)
 	}
 	if err := k.convert(nc); err != nil {
 		var u *unsupportedError

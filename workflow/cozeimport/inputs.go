@@ -17,9 +17,7 @@ type cozeInputs struct {
 	FCParam         *fcParam        `json:"fcParam"`
 	SettingOnError  *settingOnError `json:"settingOnError"`
 	// Batch is Coze's batch mode of a single node (not the batch node).
-	Batch *struct {
-		BatchEnable bool `json:"batchEnable"`
-	} `json:"batch"`
+	Batch *nodeBatch `json:"batch"`
 
 	LoopType           string       `json:"loopType"`
 	LoopCount          *blockInput  `json:"loopCount"`

@@ -160,8 +160,12 @@ func (c *converter) outputRef(from *cozeNode, id, path string) (string, string) 
 func (c *converter) isItemName(owner *cozeNode, name string) bool {
 	var in struct {
 		InputParameters []*cozeParam `json:"inputParameters"`
+		Batch           *nodeBatch   `json:"batch"`
 	}
 	_ = json.Unmarshal(owner.Data.Inputs, &in)
+	if c.batched[owner.ID] {
+		return in.Batch != nil && findParam(in.Batch.InputLists, name) != nil
+	}
 	return findParam(in.InputParameters, name) != nil
 }
 
