@@ -123,11 +123,14 @@ func (c *checker) bindInput(info *nodeInfo, at, name string, in *Input) (boundIn
 		}
 		b.kind, b.ref, got = inRef, ref, s
 	case in.Variable != "":
-		if !keywordPattern.MatchString(in.Variable) && !slices.Contains(sysVariables, in.Variable) {
-			c.fail(at+".variable", "must be a bot variable keyword or one of %s; got %q", strings.Join(sysVariables, ", "), in.Variable)
+		if !keywordPattern.MatchString(in.Variable) && !slices.Contains(sysVariables, in.Variable) && !isAppVariable(in.Variable) {
+			c.fail(at+".variable", "must be a bot variable keyword, app.<app variable> or one of %s; got %q", strings.Join(sysVariables, ", "), in.Variable)
 			return b, Schema{}, false
 		}
 		b.kind, b.variable, got = inVariable, in.Variable, S(TypeString)
+		if isAppVariable(in.Variable) {
+			got = S(TypeAny)
+		}
 	default:
 		pieces, err := c.bindTemplate(info, *in.Template)
 		if err != nil {

@@ -65,6 +65,7 @@ type Config struct {
 	Tools       ToolInvoker
 	Tables      TableQuerier
 	Variables   VariableStore
+	AppVars     AppVariableStore
 	HTTP        HTTPDoer
 	Workflows   WorkflowLoader
 	History     HistorySink

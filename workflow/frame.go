@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -236,6 +237,9 @@ func (rc *runCtx) variable(ctx context.Context, name string) (any, error) {
 		return idText(s.WorkflowID), nil
 	case "sys.execute_id":
 		return idText(rc.in.RunID), nil
+	}
+	if name, ok := strings.CutPrefix(name, appPrefix); ok {
+		return rc.appVariable(ctx, name)
 	}
 	v, ok, err := rc.botVariable(ctx, name)
 	if err != nil {

@@ -80,12 +80,14 @@ func (aggregateKind) check(c *checker, n *Node) *nodeSpec {
 // assignKind writes bot variables of the run's end user.
 type assignKind struct{}
 
-type assignConfig struct{}
+type assignConfig struct {
+	App []string `json:"app,omitempty" jsonschema:"description=inputs that are app variables of the run's app (app_id); the others are bot variables"`
+}
 
 func (assignKind) describe() NodeTypeInfo {
 	return NodeTypeInfo{Type: "variable_assign", Title: "Variable assign", Category: categoryData,
-		Description: "Stores bot variables of the run's end user: every input is a variable keyword and its value. " +
-			"The run needs a bot (bot_id) and a user.",
+		Description: "Stores variables of the run's end user: every input is a variable name and its value; bot " +
+			"variables (the run needs bot_id) unless config.app lists the input as an app variable (the run needs app_id).",
 		ConfigSchema: configSchema(&assignConfig{}),
 		Outputs:      []Param{P("success", TypeBoolean)}}
 }
@@ -102,10 +104,42 @@ func (assignKind) check(c *checker, n *Node) *nodeSpec {
 			c.fail(nodeField(n, "inputs."+name), "is not a variable keyword")
 		}
 	}
-	return &nodeSpec{outputs: []Param{P("success", TypeBoolean)}, blocking: true, runner: runFunc(assign)}
+	for i, name := range cfg.App {
+		if _, ok := n.Inputs[name]; !ok {
+			c.fail(nodeField(n, fmt.Sprintf("config.app[%d]", i)), "names no input of the node: %q", name)
+		}
+	}
+	return &nodeSpec{outputs: []Param{P("success", TypeBoolean)}, blocking: true,
+		runner: runFunc(func(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any, error) {
+			return assign(ctx, x, in, cfg.App)
+		})}
 }
 
-func assign(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any, error) {
+// assign stores the inputs: those named in app as app variables, the
+// others as bot variables.
+func assign(ctx context.Context, x *nodeCtx, in map[string]any, app []string) (map[string]any, error) {
+	appValues := map[string]any{}
+	for _, name := range app {
+		appValues[name] = in[name]
+	}
+	if len(appValues) > 0 {
+		if err := assignApp(ctx, x.rc, appValues); err != nil {
+			return nil, err
+		}
+	}
+	bot := make(map[string]any, len(in))
+	for k, v := range in {
+		if _, isApp := appValues[k]; !isApp {
+			bot[k] = v
+		}
+	}
+	if len(bot) == 0 {
+		return map[string]any{"success": true}, nil
+	}
+	return assignBot(ctx, x, bot)
+}
+
+func assignBot(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any, error) {
 	vs, s := x.rc.eng.ports.Variables, x.rc.in.Scope
 	if vs == nil {
 		return nil, permanent(errors.New("bot variables are not available in this process"))

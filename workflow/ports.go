@@ -99,6 +99,9 @@ type Scope struct {
 	WorkspaceID int64
 	WorkflowID  int64
 	BotID       int64
+	// AppID is the app whose variables the run reads and assigns (0:
+	// none); the caller checked it belongs to the workspace.
+	AppID       int64
 	UserID      string
 	ConnectorID string
 	// Draft marks a builder's test run of a draft: tables use their draft
@@ -163,4 +166,15 @@ type TableOrder struct {
 type TableResult struct {
 	Rows         []map[string]any
 	RowsAffected int64
+}
+
+// AppVariableStore reads and writes the app variables of the run's end
+// user (Scope.AppID, ConnectorID, UserID).
+type AppVariableStore interface {
+	// AppVariables returns every variable of the app with its value (the
+	// stored one or the default).
+	AppVariables(ctx context.Context, s Scope) (map[string]any, error)
+	// SetAppVariables stores values; a variable the app does not declare,
+	// or a value not of its type, is an error naming it.
+	SetAppVariables(ctx context.Context, s Scope, values map[string]any) error
 }

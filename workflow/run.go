@@ -165,6 +165,7 @@ type runCtx struct {
 	usage   Usage
 	failed  *RunError
 	vars    map[string]string   // the bot variables, read once
+	appVars map[string]any      // the app variables, read once
 	done    map[string]DoneNode // node executions finished in this run, by place
 	stopped *Interrupt          // the first interrupt
 }

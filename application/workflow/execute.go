@@ -44,7 +44,7 @@ func (s *Service) execute(ctx context.Context, j job, events wf.EventSink) (*Out
 	if !j.unleased {
 		stopBeat = s.heartbeat(runCtx, run.ID, cancel)
 	}
-	scope := wf.Scope{WorkspaceID: run.WorkspaceID, WorkflowID: run.WorkflowID, BotID: run.BotID, UserID: run.UserID,
+	scope := wf.Scope{WorkspaceID: run.WorkspaceID, WorkflowID: run.WorkflowID, BotID: run.BotID, AppID: run.AppID, UserID: run.UserID,
 		ConnectorID: run.ConnectorID, Draft: j.draft}
 	res, err := s.d.Engine.Run(withCaller(runCtx, j.caller), j.compiled,
 		wf.RunInput{RunID: run.ID, Params: j.params, Stream: j.stream, Events: events, Scope: scope, Resume: j.resume})

@@ -27,7 +27,10 @@ type RunRequest struct {
 	Params  map[string]any
 	// BotID names a bot of the workflow's workspace whose variables the
 	// run reads and writes for UserID (default: the caller's user id).
-	BotID       int64
+	BotID int64
+	// AppID names an app of the workflow's workspace whose variables the
+	// run reads and assigns for UserID.
+	AppID       int64
 	UserID      string
 	ConnectorID string
 	Mode        workflow.RunMode
@@ -87,6 +90,9 @@ func (s *Service) Prepare(ctx context.Context, p identity.Principal, req RunRequ
 		return nil, err
 	}
 	if err := s.checkBot(ctx, w, req.BotID); err != nil {
+		return nil, err
+	}
+	if err := s.checkApp(ctx, w, req.AppID); err != nil {
 		return nil, err
 	}
 	if err := pr.compiled.CheckParams(req.Params); err != nil {
@@ -182,7 +188,7 @@ func (pr *Prepared) newRun(status workflow.RunStatus) *workflow.Run {
 	req := pr.req
 	input, _ := json.Marshal(req.Params)
 	run := &workflow.Run{ID: pr.s.d.IDs.Next(), WorkflowID: pr.w.ID, WorkspaceID: pr.w.WorkspaceID, Version: pr.version,
-		Mode: req.Mode, Status: status, CallerID: pr.caller.UserID, BotID: req.BotID, UserID: req.UserID,
+		Mode: req.Mode, Status: status, CallerID: pr.caller.UserID, BotID: req.BotID, AppID: req.AppID, UserID: req.UserID,
 		ConnectorID: req.ConnectorID, Input: string(input)}
 	if req.Draft {
 		run.DraftRevision = pr.w.DraftRevision
@@ -254,4 +260,23 @@ func (s *Service) TestRun(ctx context.Context, p identity.Principal, req RunRequ
 		return nil, err
 	}
 	return pr.Execute(ctx, nil)
+}
+
+// checkApp checks that the app a run names is one of the workflow's
+// workspace.
+func (s *Service) checkApp(ctx context.Context, w *workflow.Workflow, appID int64) error {
+	if appID == 0 {
+		return nil
+	}
+	if s.d.Apps == nil {
+		return errs.Invalid("app_id", "apps are not available in this process")
+	}
+	ws, err := s.d.Apps.AppWorkspace(ctx, appID)
+	if errors.Is(err, errs.ErrNotFound) || (err == nil && ws != w.WorkspaceID) {
+		return errs.Invalid("app_id", "app %d is not an app of the workflow's workspace", appID)
+	}
+	if err != nil {
+		return fmt.Errorf("app of the run: %w", err)
+	}
+	return nil
 }

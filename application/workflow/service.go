@@ -32,6 +32,12 @@ type BotWorkspaces interface {
 	BotWorkspace(ctx context.Context, botID int64) (int64, error)
 }
 
+// AppWorkspaces tells the workspace of an app (errs.ErrNotFound when
+// unknown).
+type AppWorkspaces interface {
+	AppWorkspace(ctx context.Context, appID int64) (int64, error)
+}
+
 // IDs hands out the ids of runs (Coze's execute_id).
 type IDs interface {
 	Next() int64
@@ -43,6 +49,7 @@ type Deps struct {
 	Runs    workflow.RunStore
 	Access  Authorizer
 	Bots    BotWorkspaces // nil: runs cannot name a bot
+	Apps    AppWorkspaces // nil: runs cannot name an app
 	Engine  *wf.Engine
 	History *History
 	// Writer stores direct runs (see Prepared.Execute) in one write when

@@ -13,6 +13,7 @@ import (
 	"github.com/cloudwego/hertz/pkg/route"
 	"github.com/prometheus/client_golang/prometheus"
 
+	appapp "github.com/pergola-ai/pergola/application/app"
 	"github.com/pergola-ai/pergola/application/bot"
 	channelapp "github.com/pergola-ai/pergola/application/channel"
 	"github.com/pergola-ai/pergola/application/chat"
@@ -50,6 +51,7 @@ type Deps struct {
 	WebChat      *webchatapp.Service // the hosted web chat; nil: answered 503
 	MCP          *mcpserver.Service  // the MCP server's tools; nil: /mcp answered 503
 	Usage        *usageapp.Service   // GET /api/usage; nil: answered 503
+	Apps         *appapp.Service     // /api/apps; nil: answered 503
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry
@@ -100,6 +102,7 @@ func Register(e *route.Engine, d Deps) {
 	registerChannelRuntime(e, adminGroup, d)
 	registerWebChat(e, d)
 	registerUsage(consoleGroup, d)
+	registerApps(consoleGroup, d)
 	mcpapi.Register(e, mcpapi.Deps{Tools: d.MCP, Log: d.Log, Auth: middleware.Auth(d.Identity, guard),
 		RateLimit: middleware.RateLimit(d.Limiter, d.RateLimit), MaxBodyBytes: d.MaxBodyBytes})
 }

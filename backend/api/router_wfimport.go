@@ -10,6 +10,6 @@ import (
 // registerWorkflowImport installs the import of Coze Studio workflows on
 // the console.
 func registerWorkflowImport(_, console, _ *route.RouterGroup, d Deps) {
-	h := wfimport.Handler{Svc: d.Workflows}
+	h := wfimport.Handler{Svc: d.Workflows, Apps: d.Apps}
 	console.POST("/workflows/import", httpx.Handle(h.Import))
 }

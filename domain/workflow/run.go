@@ -42,6 +42,7 @@ type Run struct {
 	Status        RunStatus
 	CallerID      int64  // the user whose token started the run
 	BotID         int64  // the bot whose variables the run uses; 0 for none
+	AppID         int64  // the app whose variables the run uses; 0 for none
 	UserID        string // the end user (Coze's connector_uid)
 	ConnectorID   string
 	Input         string // the parameters, as JSON

@@ -35,6 +35,7 @@ func migrations() []migration {
 		{Version: 12, Name: "channel_event_parts", Up: up0012},
 		{Version: 13, Name: "workflow_run_nodes", Up: up0013},
 		{Version: 14, Name: "usage_indexes", Up: up0014},
+		{Version: 15, Name: "apps", Up: up0015},
 	}
 }
 

@@ -30,6 +30,7 @@ type workflowRunRow struct {
 	Status        string
 	CallerID      int64
 	BotID         int64
+	AppID         int64
 	UserID        string
 	ConnectorID   string
 	Input         string
@@ -76,7 +77,7 @@ func (nodeRunRow) TableName() string { return "workflow_node_runs" }
 func runFromRow(r *workflowRunRow) *workflow.Run {
 	return &workflow.Run{ID: r.ID, WorkflowID: r.WorkflowID, WorkspaceID: r.WorkspaceID, Version: r.Version,
 		DraftRevision: r.DraftRevision, Mode: workflow.RunMode(r.Mode), Status: workflow.RunStatus(r.Status),
-		CallerID: r.CallerID, BotID: r.BotID, UserID: r.UserID, ConnectorID: r.ConnectorID, Input: r.Input,
+		CallerID: r.CallerID, BotID: r.BotID, AppID: r.AppID, UserID: r.UserID, ConnectorID: r.ConnectorID, Input: r.Input,
 		Output: r.Output, Error: r.Error, InputTokens: r.InputTokens, OutputTokens: r.OutputTokens,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), FinishedAt: utcPtr(r.FinishedAt)}
 }
@@ -85,7 +86,7 @@ func runFromRow(r *workflowRunRow) *workflow.Run {
 func runRow(r *workflow.Run) *workflowRunRow {
 	return &workflowRunRow{ID: r.ID, WorkflowID: r.WorkflowID, WorkspaceID: r.WorkspaceID, Version: r.Version,
 		DraftRevision: r.DraftRevision, Mode: string(r.Mode), Status: string(r.Status), CallerID: r.CallerID,
-		BotID: r.BotID, UserID: r.UserID, ConnectorID: r.ConnectorID, Input: r.Input, Output: r.Output, Error: r.Error,
+		BotID: r.BotID, AppID: r.AppID, UserID: r.UserID, ConnectorID: r.ConnectorID, Input: r.Input, Output: r.Output, Error: r.Error,
 		InputTokens: r.InputTokens, OutputTokens: r.OutputTokens, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		FinishedAt: dbTimePtr(r.FinishedAt)}
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 
 	"github.com/pergola-ai/pergola/domain/errs"
@@ -70,6 +71,12 @@ var unsafeIDRE = regexp.MustCompile(`[^A-Za-z0-9_-]`)
 type Result struct {
 	Definition *workflow.Definition
 	Report     Report
+	// AppVariables names the app variables the workflow reads or assigns
+	// (app.<name> inputs): run it with an app that declares them.
+	AppVariables []string
+	// AppVariableTypes gives the type of those the canvas reads, in the
+	// app's terms (string, integer, number, boolean, object, array).
+	AppVariableTypes map[string]string
 }
 
 // Convert reads a canvas (its JSON, or a JSON string holding it) and
@@ -93,7 +100,7 @@ func Convert(data []byte, opts Options) (*Result, error) {
 		return nil, err
 	}
 	c.report.sort()
-	return &Result{Definition: def, Report: c.report}, nil
+	return &Result{Definition: def, Report: c.report, AppVariables: c.appVars, AppVariableTypes: c.appTypes}, nil
 }
 
 // readCanvas decodes a canvas given as an object or as a JSON string.
@@ -130,6 +137,10 @@ type converter struct {
 	placeholders map[string]bool
 	// batched are nodes in batch mode, converted as batch nodes.
 	batched map[string]bool
+	// appVars are the app variables the canvas reads or assigns, appTypes
+	// the types of those it reads.
+	appVars  []string
+	appTypes map[string]string
 }
 
 func (c *converter) index(nodes []*cozeNode, parent *cozeNode) {
@@ -188,5 +199,24 @@ func (r *Report) sort() {
 			*l = []NodeReport{}
 		}
 		sort.SliceStable(*l, func(i, j int) bool { return (*l)[i].ID < (*l)[j].ID })
+	}
+}
+
+// appVariable notes an app variable the canvas uses.
+func (c *converter) appVariable(name string) {
+	if !slices.Contains(c.appVars, name) {
+		c.appVars = append(c.appVars, name)
+	}
+}
+
+// appVariableType notes the type a canvas reads an app variable as.
+func (c *converter) appVariableType(name, cozeType string) {
+	types := map[string]string{"string": "string", "integer": "integer", "float": "number", "number": "number",
+		"boolean": "boolean", "object": "object", "list": "array"}
+	if t, ok := types[cozeType]; ok {
+		if c.appTypes == nil {
+			c.appTypes = map[string]string{}
+		}
+		c.appTypes[name] = t
 	}
 }

@@ -151,14 +151,25 @@ func (nc *nodeConv) assignments(varName func(r blockRef, field string) (string, 
 	return nil
 }
 
-// convertAssigner stores user variables (app variables are unsupported).
+// convertAssigner stores user (bot) and app variables.
 func convertAssigner(nc *nodeConv) error {
-	return nc.assignments(func(r blockRef, field string) (string, error) {
-		if r.Source != "global_variable_user" || len(r.Path) == 0 {
-			return "", unsupported("%s assigns a %s variable; Pergola assigns bot (user) variables only", field, r.Source)
+	var app []string
+	err := nc.assignments(func(r blockRef, field string) (string, error) {
+		switch {
+		case len(r.Path) == 0:
+			return "", errs.Invalid(nc.at+"."+field, "names no variable (path is empty)")
+		case r.Source == "global_variable_app":
+			nc.c.appVariable(r.Path[0])
+			app = append(app, r.Path[0])
+		case r.Source != "global_variable_user":
+			return "", unsupported("%s assigns a %s variable; Pergola assigns app and bot (user) variables", field, r.Source)
 		}
 		return r.Path[0], nil
 	})
+	if err != nil || len(app) == 0 {
+		return err
+	}
+	return nc.config(map[string]any{"app": app})
 }
 
 // convertLoopSet sets loop variables of the enclosing loop.

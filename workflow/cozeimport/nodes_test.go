@@ -3,6 +3,7 @@ package cozeimport
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,8 +98,9 @@ func TestNodeTypes(t *testing.T) {
 // lacks, naming the node.
 func TestUnsupportedValues(t *testing.T) {
 	tests := []struct{ name, node, reason string }{
-		{"app variable", `{"id":"7","type":"2","data":{"inputs":{"inputParameters":[{"name":"a","input":{"type":"string",` +
-			`"value":{"type":"ref","content":{"source":"global_variable_app","path":["x"]}}}}]}}}`, "app variable"},
+		{"a conversation variable", `{"id":"7","type":"40","data":{"inputs":{"inputParameters":[{"left":{"type":"string",` +
+			`"value":{"type":"ref","content":{"source":"conversation","path":["x"]}}},"right":{"type":"string","value":{"type":"literal","content":"v"}}}]}}}`,
+			"assigns a conversation variable"},
 		{"dynamic options", `{"id":"7","type":"18","data":{"inputs":{"answer_type":"option","option_type":"dynamic","question":"Pick"}}}`, "run time"},
 		{"binary body", `{"id":"7","type":"45","data":{"inputs":{"apiInfo":{"method":"PUT","url":"https://x.test"},"body":{"bodyType":"BINARY","bodyData":{}}}}}`, "BINARY"},
 		{"a batch over two arrays", `{"id":"7","type":"28","data":{"inputs":{"inputParameters":[{"name":"a","input":` + startRef("q", "list") +
@@ -153,5 +155,32 @@ func TestAllowPartialKeepsAFailingPlaceholder(t *testing.T) {
 	}
 	if got := res.Report.UnsupportedText(); !strings.HasPrefix(got, "nodes[7] (type 6): Coze knowledge retriever") {
 		t.Fatalf("UnsupportedText = %q", got)
+	}
+}
+
+// TestAppVariables: reads of app variables become app.<name> variable
+// inputs, assignments an assign node listing them under app, and the
+// result names every app variable the canvas uses.
+func TestAppVariables(t *testing.T) {
+	read := `{"id":"7","type":"2","data":{"inputs":{"terminatePlan":"returnVariables","inputParameters":[{"name":"a","input":{"type":"string",` +
+		`"value":{"type":"ref","content":{"source":"global_variable_app","path":["theme"]}}}}]}}}`
+	res, err := Convert(oneNode(read), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := res.Definition.Nodes[len(res.Definition.Nodes)-1]
+	if end.Inputs["a"].Variable != "app.theme" || !slices.Equal(res.AppVariables, []string{"theme"}) {
+		t.Fatalf("end inputs %+v, app variables %v", end.Inputs, res.AppVariables)
+	}
+	assign := `{"id":"8","type":"40","data":{"inputs":{"inputParameters":[` +
+		`{"left":{"type":"string","value":{"type":"ref","content":{"source":"global_variable_app","path":["theme"]}}},"right":{"type":"string","value":{"type":"literal","content":"dark"}}},` +
+		`{"left":{"type":"string","value":{"type":"ref","content":{"source":"global_variable_user","path":["name"]}}},"right":{"type":"string","value":{"type":"literal","content":"Ann"}}}]}}}`
+	res, err = Convert(oneNode(assign), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := res.Definition.Nodes[len(res.Definition.Nodes)-1]
+	if string(n.Config) != `{"app":["theme"]}` || n.Inputs["theme"].Value != "dark" || n.Inputs["name"].Value != "Ann" {
+		t.Fatalf("assign node = %s %+v", n.Config, n.Inputs)
 	}
 }

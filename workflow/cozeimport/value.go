@@ -51,7 +51,11 @@ func (nc *nodeConv) input(b *blockInput, field string) (workflow.Input, error) {
 		if err := json.Unmarshal(b.Value.Content, &r); err != nil {
 			return workflow.Input{}, errs.Invalid(nc.at+"."+field, "is not a reference: %v", err)
 		}
-		return nc.ref(r, field)
+		in, err := nc.ref(r, field)
+		if err == nil && r.Source == "global_variable_app" {
+			nc.c.appVariableType(r.Path[0], b.Type)
+		}
+		return in, err
 	case "object_ref":
 		return workflow.Input{}, unsupported("%s assembles an object from references (object_ref), which has no Pergola equivalent", field)
 	}
@@ -123,7 +127,11 @@ func (nc *nodeConv) ref(r blockRef, field string) (workflow.Input, error) {
 		}
 		return workflow.Input{}, errs.Invalid(nc.at+"."+field, "names no variable (path is empty)")
 	case "global_variable_app":
-		return workflow.Input{}, unsupported("%s reads an app variable; Pergola has bot variables only", field)
+		if len(r.Path) == 0 {
+			return workflow.Input{}, errs.Invalid(nc.at+"."+field, "names no variable (path is empty)")
+		}
+		nc.c.appVariable(r.Path[0])
+		return workflow.VariableInput("app." + r.Path[0]), nil
 	}
 	return workflow.Input{}, errs.Invalid(nc.at+"."+field, "has an unknown reference source %q", r.Source)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cloudwego/hertz/pkg/app"
 
+	appapp "github.com/pergola-ai/pergola/application/app"
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/backend/api/workflows"
@@ -22,7 +23,8 @@ import (
 
 // Handler serves the import route.
 type Handler struct {
-	Svc *workflowapp.Service
+	Svc  *workflowapp.Service
+	Apps *appapp.Service // declares the app variables of an import with app_id
 }
 
 // defaultName names a workflow imported without a name.
@@ -35,6 +37,9 @@ type request struct {
 	Canvas       json.RawMessage `json:"canvas"`
 	AllowPartial bool            `json:"allow_partial"`
 	Mappings     mappings        `json:"mappings"`
+	// AppID names the app whose variables the workflow uses: those it
+	// reads or assigns that the app lacks are declared on it.
+	AppID httpx.ID `json:"app_id"`
 }
 
 // mappings map the ids of a canvas to Pergola's.
@@ -56,6 +61,10 @@ type response struct {
 	Workflow *workflows.WorkflowDTO `json:"workflow,omitempty"`
 	Report   cozeimport.Report      `json:"report"`
 	Problems []problem              `json:"problems,omitempty"`
+	// AppVariables are the app variables the workflow uses (run it with
+	// app_id); AppVariablesAdded those declared on the app by this import.
+	AppVariables      []string `json:"app_variables,omitempty"`
+	AppVariablesAdded []string `json:"app_variables_added,omitempty"`
 }
 
 type problem struct {
@@ -88,6 +97,12 @@ func (h Handler) Import(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
+	out := response{Report: res.Report, AppVariables: res.AppVariables}
+	if req.AppID != 0 && len(res.AppVariables) > 0 {
+		if out.AppVariablesAdded, err = h.Apps.Declare(ctx, httpx.Caller(c), int64(req.AppID), res.AppVariables, res.AppVariableTypes); err != nil {
+			return err
+		}
+	}
 	if req.Name == "" {
 		req.Name = defaultName
 	}
@@ -102,7 +117,8 @@ func (h Handler) Import(ctx context.Context, c *app.RequestContext) error {
 		return err
 	}
 	dto := newWorkflowDTO(w)
-	c.JSON(http.StatusCreated, httpx.Envelope{Data: response{Workflow: &dto, Report: res.Report}})
+	out.Workflow = &dto
+	c.JSON(http.StatusCreated, httpx.Envelope{Data: out})
 	return nil
 }
 

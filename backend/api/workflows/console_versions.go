@@ -101,13 +101,14 @@ func (h Console) TestRun(ctx context.Context, c *app.RequestContext) error {
 	var req struct {
 		Parameters map[string]any `json:"parameters"`
 		BotID      httpx.ID       `json:"bot_id"`
+		AppID      httpx.ID       `json:"app_id"`
 		UserID     string         `json:"user_id"`
 	}
 	if err := httpx.BindJSON(c, &req); err != nil {
 		return err
 	}
 	out, err := h.Svc.TestRun(ctx, httpx.Caller(c), workflowapp.RunRequest{WorkflowID: id, Params: req.Parameters,
-		BotID: int64(req.BotID), UserID: req.UserID})
+		BotID: int64(req.BotID), AppID: int64(req.AppID), UserID: req.UserID})
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ type runRequest struct {
 	BotID           httpx.ID          `json:"bot_id"`
 	Ext             map[string]string `json:"ext"`
 	IsAsync         bool              `json:"is_async"`
-	AppID           string            `json:"app_id"`
+	AppID           httpx.ID          `json:"app_id"`
 	WorkflowVersion string            `json:"workflow_version"`
 	Version         string            `json:"version"`
 }
@@ -27,7 +27,7 @@ type runRequest struct {
 // holding one (as Coze Studio's clients send them); the end user is
 // ext.user_id, else the caller.
 func (r *runRequest) toApp(mode workflow.RunMode) (workflowapp.RunRequest, error) {
-	out := workflowapp.RunRequest{WorkflowID: int64(r.WorkflowID), BotID: int64(r.BotID), Mode: mode,
+	out := workflowapp.RunRequest{WorkflowID: int64(r.WorkflowID), BotID: int64(r.BotID), AppID: int64(r.AppID), Mode: mode,
 		Stream: mode == workflow.RunStream, UserID: r.Ext["user_id"]}
 	if out.WorkflowID == 0 {
 		return out, errs.Invalid("workflow_id", "is required")

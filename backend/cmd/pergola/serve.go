@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	appapp "github.com/pergola-ai/pergola/application/app"
 	chatapp "github.com/pergola-ai/pergola/application/chat"
 	"github.com/pergola-ai/pergola/application/modelreg"
 	"github.com/pergola-ai/pergola/backend/api"
@@ -153,6 +154,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		WebChat: newWebChat(db, bots, chats, shared.limiter, cfg, log),
 		MCP:     newMCP(ident, bots, chats, workflows, log),
 		Usage:   newUsage(db, ident),
+		Apps:    appapp.New(db.Apps(), ident),
 		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
 	}, cleanup, nil

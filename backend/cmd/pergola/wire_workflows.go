@@ -16,6 +16,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 
+	appapp "github.com/pergola-ai/pergola/application/app"
 	botapp "github.com/pergola-ai/pergola/application/bot"
 	identityapp "github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/application/modelreg"
@@ -64,11 +65,13 @@ func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Servi
 	}
 	lease := cfg.WorkflowLease
 	history := workflowapp.NewHistory(db.WorkflowRuns(), log)
+	appVars := appapp.NewVariables(db.Apps())
 	engine := wf.New(wf.Config{
 		Models:    modelProvider{models: models, factory: provider.Factory{HTTPClient: modelHTTP}},
 		Tools:     pluginTools{svc: plugins},
 		Tables:    tableQuerier{svc: tables},
 		Variables: botVariables{store: db.Bots(), svc: bots},
+		AppVars:   appVars,
 		HTTP:      guard.Client(),
 		Workflows: workflowapp.NewLoader(db.Workflows()),
 		History:   history,
@@ -76,7 +79,7 @@ func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Servi
 		Limits:    wf.Limits{CodeParallel: cfg.CodeParallel},
 	})
 	svc := workflowapp.New(workflowapp.Deps{Store: cache.workflows(db), Runs: db.WorkflowRuns(), Writer: db.WorkflowRuns(), Access: ident,
-		Bots: botWorkspaces{db.Bots()}, Engine: engine, History: history, IDs: db.IDs(), Log: log,
+		Bots: botWorkspaces{db.Bots()}, Apps: appVars, Engine: engine, History: history, IDs: db.IDs(), Log: log,
 		States: db.WorkflowRunStates(), Queue: queue, Lease: lease})
 	if err := svc.Beat(ctx); err != nil { // before any run names this process
 		stopCode()
