@@ -16,6 +16,7 @@ const (
 	inRef
 	inVariable
 	inTemplate
+	inObject
 )
 
 // boundRef is a reference resolved against the graphs: up frames above
@@ -35,7 +36,8 @@ type boundInput struct {
 	ref      boundRef
 	variable string
 	pieces   []tmplPiece
-	want     Schema // conformed at run time; TypeAny checks nothing
+	fields   []boundInput // of an object input
+	want     Schema       // conformed at run time; TypeAny checks nothing
 }
 
 // tmplPiece is literal text or a reference of an input template.
@@ -103,7 +105,7 @@ func describeSource(in *Input, s Schema) string {
 func (c *checker) bindInput(info *nodeInfo, at, name string, in *Input) (boundInput, Schema, bool) {
 	b := boundInput{name: name}
 	if in.sources() != 1 {
-		c.fail(at, "must set exactly one of value, ref, variable and template")
+		c.fail(at, "must set exactly one of value, ref, variable, template and object")
 		return b, Schema{}, false
 	}
 	if !in.Type.known() {
@@ -131,6 +133,12 @@ func (c *checker) bindInput(info *nodeInfo, at, name string, in *Input) (boundIn
 		if isAppVariable(in.Variable) {
 			got = S(TypeAny)
 		}
+	case in.Object != nil:
+		var ok bool
+		if b.fields, got, ok = c.bindObject(info, at, in.Object); !ok {
+			return b, Schema{}, false
+		}
+		b.kind = inObject
 	default:
 		pieces, err := c.bindTemplate(info, *in.Template)
 		if err != nil {
@@ -209,4 +217,23 @@ func typedRef(b boundRef, outputs []Param, r Ref) (boundRef, Schema, error) {
 		return boundRef{}, Schema{}, fmt.Errorf("%s: %s", r, why)
 	}
 	return b, s, nil
+}
+
+// bindObject binds the fields of an object input, in name order; the
+// object's schema lists them.
+func (c *checker) bindObject(info *nodeInfo, at string, fields map[string]Input) ([]boundInput, Schema, bool) {
+	out := make([]boundInput, 0, len(fields))
+	s := Schema{Type: TypeObject}
+	ok := true
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		in := fields[name]
+		b, got, fine := c.bindInput(info, at+".object."+name, name, &in)
+		if !fine {
+			ok = false
+			continue
+		}
+		out = append(out, b)
+		s.Properties = append(s.Properties, Param{Name: name, Schema: got})
+	}
+	return out, s, ok
 }

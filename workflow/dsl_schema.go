@@ -80,7 +80,7 @@ func edgeSchema() map[string]any {
 
 func inputSchema() map[string]any {
 	return obj("type", "object", "additionalProperties", false,
-		"description", "exactly one of value (a literal), ref (an earlier node's output), variable (a bot variable or sys.*) and template (text over earlier outputs: {{node.path}}); type optionally declares what the node expects",
+		"description", "exactly one of value (a literal), ref (an earlier node's output), variable (a bot variable, app.<app variable> or sys.*), template (text over earlier outputs: {{node.path}}) and object (an object whose fields are inputs); type optionally declares what the node expects",
 		"properties", obj(
 			"type", obj("enum", typeNames()),
 			"items", ref("schema"),
@@ -89,9 +89,10 @@ func inputSchema() map[string]any {
 			"ref", ref("ref"),
 			"variable", obj("type", "string"),
 			"template", obj("type", "string"),
+			"object", obj("type", "object", "additionalProperties", ref("input")),
 		),
 		"oneOf", []any{obj("required", []any{"value"}), obj("required", []any{"ref"}),
-			obj("required", []any{"variable"}), obj("required", []any{"template"})})
+			obj("required", []any{"variable"}), obj("required", []any{"template"}), obj("required", []any{"object"})})
 }
 
 func refSchema() map[string]any {

@@ -210,6 +210,8 @@ func (f *frame) resolveInput(ctx context.Context, b *boundInput) (any, error) {
 		return f.resolveRef(b.ref), nil
 	case inVariable:
 		return f.run.variable(ctx, b.variable)
+	case inObject:
+		return f.resolveObject(ctx, b.fields)
 	}
 	var buf []byte
 	for _, p := range b.pieces {
@@ -256,4 +258,22 @@ func idText(id int64) string {
 		return ""
 	}
 	return strconv.FormatInt(id, 10)
+}
+
+// resolveObject assembles an object input from its fields.
+func (f *frame) resolveObject(ctx context.Context, fields []boundInput) (map[string]any, error) {
+	out := make(map[string]any, len(fields))
+	for i := range fields {
+		v, err := f.resolveInput(ctx, &fields[i])
+		if err != nil {
+			return nil, err
+		}
+		if fields[i].want.Type != TypeAny && fields[i].want.Type != "" {
+			if v, err = conform(fields[i].want, v, false); err != nil {
+				return nil, fmt.Errorf("field %s: %w", fields[i].name, err)
+			}
+		}
+		out[fields[i].name] = v
+	}
+	return out, nil
 }

@@ -25,7 +25,12 @@ type Input struct {
 	Ref      *Ref    `json:"ref,omitempty"`
 	Variable string  `json:"variable,omitempty"`
 	Template *string `json:"template,omitempty"`
+	// Object assembles an object whose fields are inputs of their own.
+	Object map[string]Input `json:"object,omitempty"`
 }
+
+// ObjectInput returns an input assembling an object from fields.
+func ObjectInput(fields map[string]Input) Input { return Input{Object: fields} }
 
 // Literal returns an input holding v.
 func Literal(v any) Input { return Input{Value: v, HasValue: true} }
@@ -43,10 +48,11 @@ func TemplateInput(text string) Input { return Input{Template: &text} }
 // literal null or false can be told from no literal at all.
 type inputWire struct {
 	Schema
-	Value    json.RawMessage `json:"value,omitempty"`
-	Ref      *Ref            `json:"ref,omitempty"`
-	Variable string          `json:"variable,omitempty"`
-	Template *string         `json:"template,omitempty"`
+	Value    json.RawMessage  `json:"value,omitempty"`
+	Ref      *Ref             `json:"ref,omitempty"`
+	Variable string           `json:"variable,omitempty"`
+	Template *string          `json:"template,omitempty"`
+	Object   map[string]Input `json:"object,omitempty"`
 }
 
 // UnmarshalJSON reads an input, strictly.
@@ -58,7 +64,7 @@ func (in *Input) UnmarshalJSON(b []byte) error {
 	if err := dec.Decode(&w); err != nil {
 		return err
 	}
-	*in = Input{Schema: w.Schema, Ref: w.Ref, Variable: w.Variable, Template: w.Template}
+	*in = Input{Schema: w.Schema, Ref: w.Ref, Variable: w.Variable, Template: w.Template, Object: w.Object}
 	if w.Value != nil {
 		v, err := decodeValue(w.Value)
 		if err != nil {
@@ -71,7 +77,7 @@ func (in *Input) UnmarshalJSON(b []byte) error {
 
 // MarshalJSON writes an input with its literal, if any.
 func (in Input) MarshalJSON() ([]byte, error) {
-	w := inputWire{Schema: in.Schema, Ref: in.Ref, Variable: in.Variable, Template: in.Template}
+	w := inputWire{Schema: in.Schema, Ref: in.Ref, Variable: in.Variable, Template: in.Template, Object: in.Object}
 	if in.HasValue {
 		b, err := json.Marshal(in.Value)
 		if err != nil {
@@ -101,7 +107,7 @@ func marshalNullLiteral(w inputWire) ([]byte, error) {
 // sources counts how many sources the input sets; exactly one is valid.
 func (in *Input) sources() int {
 	n := 0
-	for _, set := range []bool{in.HasValue, in.Ref != nil, in.Variable != "", in.Template != nil} {
+	for _, set := range []bool{in.HasValue, in.Ref != nil, in.Variable != "", in.Template != nil, in.Object != nil} {
 		if set {
 			n++
 		}

@@ -50,7 +50,7 @@ func TestValidateReportsNodeAndField(t *testing.T) {
 		{"reference to a later node", `"inputs": {"q": {"ref": {"node": "start", "path": "q"}}}`, `"inputs": {"q": {"ref": {"node": "end", "path": "a"}}}`, "nodes[ask].inputs.q.ref", "node end does not run before ask"},
 		{"type mismatch of a reference", `{"left": "a", "op": "contains", "value": "x"}`, `{"left": "a", "op": "gt", "value": 3}`, "nodes[check].config.branches[0].conditions[0].op", "gt cannot compare input a, a string"},
 		{"declared type mismatch", `"inputs": {"q": {"ref": {"node": "start", "path": "q"}}}`, `"inputs": {"q": {"type": "integer", "ref": {"node": "start", "path": "q"}}}`, "nodes[ask].inputs.q", "is declared integer but is start.q, a string"},
-		{"two sources", `{"ref": {"node": "start", "path": "q"}}`, `{"value": 1, "ref": {"node": "start", "path": "q"}}`, "nodes[ask].inputs.q", "exactly one of value, ref, variable and template"},
+		{"two sources", `{"ref": {"node": "start", "path": "q"}}`, `{"value": 1, "ref": {"node": "start", "path": "q"}}`, "nodes[ask].inputs.q", "exactly one of value, ref, variable, template and object"},
 		{"duplicate id", `{"id": "no", "type": "text"`, `{"id": "yes", "type": "text"`, "nodes[yes].id", "is used by two nodes"},
 		{"no end", `{"id": "end", "type": "end"`, `{"id": "end", "type": "message", "config": {"template": "x"}`, "nodes", "there is no end node"},
 		{"bad settings", `{"id": "no", "type": "text",`, `{"id": "no", "type": "text", "settings": {"on_error": "ignore"},`, "nodes[no].settings.on_error", "must be fail, default or branch"},

@@ -57,7 +57,7 @@ func (nc *nodeConv) input(b *blockInput, field string) (workflow.Input, error) {
 		}
 		return in, err
 	case "object_ref":
-		return workflow.Input{}, unsupported("%s assembles an object from references (object_ref), which has no Pergola equivalent", field)
+		return nc.objectInput(b, field)
 	}
 	return workflow.Input{}, errs.Invalid(nc.at+"."+field, "has an unknown value type %q", b.Value.Type)
 }
@@ -259,4 +259,28 @@ func (nc *nodeConv) declaredOutputs() ([]workflow.Param, error) {
 		vars = append(vars, v)
 	}
 	return params(vars), nil
+}
+
+// objectInput converts an object assembled from inputs (object_ref): its
+// schema lists the fields, each with an input of its own.
+func (nc *nodeConv) objectInput(b *blockInput, field string) (workflow.Input, error) {
+	var fields []*cozeParam
+	if len(b.Schema) > 0 {
+		if err := json.Unmarshal(b.Schema, &fields); err != nil {
+			return workflow.Input{}, errs.Invalid(nc.at+"."+field+".schema", "is not a list of fields: %v", err)
+		}
+	}
+	obj := make(map[string]workflow.Input, len(fields))
+	for i, f := range fields {
+		at := fmt.Sprintf("%s.schema[%d]", field, i)
+		if f == nil || f.Name == "" || f.Input == nil {
+			return workflow.Input{}, errs.Invalid(nc.at+"."+at, "must name a field and its input")
+		}
+		in, err := nc.input(f.Input, at+".input")
+		if err != nil {
+			return workflow.Input{}, err
+		}
+		obj[f.Name] = in
+	}
+	return workflow.ObjectInput(obj), nil
 }
