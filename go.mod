@@ -32,6 +32,8 @@ require (
 
 require github.com/line/line-bot-sdk-go/v8 v8.14.0
 
+require github.com/evanw/esbuild v0.28.2
+
 require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/chromedp/chromedp v0.23.0

@@ -13,7 +13,7 @@ import (
 type codeKind struct{}
 
 type codeConfig struct {
-	Language string `json:"language,omitempty" jsonschema:"enum=javascript,description=javascript (the default and only language)"`
+	Language string `json:"language,omitempty" jsonschema:"enum=javascript,enum=typescript,description=javascript (the default) or typescript (its types are stripped\\, not checked)"`
 	Code     string `json:"code" jsonschema:"required,description=defines function main({ params }) (may be async) returning an object with the declared outputs; params holds the node's inputs"`
 }
 
@@ -45,15 +45,20 @@ func (codeKind) check(c *checker, n *Node) *nodeSpec {
 	if !c.decodeConfig(n, &cfg) {
 		return nil
 	}
-	if cfg.Language != "" && cfg.Language != "javascript" {
-		c.fail(nodeField(n, "config.language"), "only javascript runs here; got %q", cfg.Language)
+	compile := jsrun.Compile
+	switch cfg.Language {
+	case "", "javascript":
+	case "typescript":
+		compile = jsrun.CompileTypeScript
+	default:
+		c.fail(nodeField(n, "config.language"), "must be javascript or typescript; got %q", cfg.Language)
 		return nil
 	}
 	if cfg.Code == "" {
 		c.fail(nodeField(n, "config.code"), "is required: a function main({ params })")
 		return nil
 	}
-	prog, err := jsrun.Compile(cfg.Code)
+	prog, err := compile(cfg.Code)
 	if err != nil {
 		c.fail(nodeField(n, "config.code"), "%v", err)
 		return nil

@@ -57,9 +57,10 @@ func convertCode(nc *nodeConv) error {
 		return err
 	}
 	nc.node.Outputs = outs
-	code := nc.in.Code
+	code, lang := nc.in.Code, "javascript"
 	switch nc.in.Language {
-	case "5":
+	case "5": // Coze's template is TypeScript: main({ params }: Args): Promise<Output>
+		lang = "typescript"
 	case "3":
 		nc.flag("Python code kept as a comment: port it to JavaScript, main({ params }) returning the outputs")
 		msg := strconv.Quote(fmt.Sprintf("node %s: its Python code must be ported to JavaScript", nc.n.ID))
@@ -68,7 +69,7 @@ func convertCode(nc *nodeConv) error {
 	default:
 		return unsupported("code in language %q cannot be run", nc.in.Language)
 	}
-	return nc.config(map[string]string{"language": "javascript", "code": code})
+	return nc.config(map[string]string{"language": lang, "code": code})
 }
 
 // convertPlugin: apiParam names the plugin and the tool; the inputs are

@@ -78,7 +78,7 @@ func TestNodeTypes(t *testing.T) {
 				`"inputs":{"auth_1":{"ref":{"node":"start","path":"q"}},"ref_100001_q":{"ref":{"node":"start","path":"q"}}}}`},
 		{"error branch and default output", `{"id":"7","type":"5","data":{"inputs":{"language":5,"code":"function main(){return {a:1}}",` +
 			`"settingOnError":{"processType":2,"dataOnErr":"{\"a\":0}","retryTimes":9,"timeoutMs":500}},"outputs":[{"name":"a","type":"integer"}]}}`,
-			`{"id":"n7","type":"code","config":{"code":"function main(){return {a:1}}","language":"javascript"},"outputs":[{"name":"a","type":"integer"}],` +
+			`{"id":"n7","type":"code","config":{"code":"function main(){return {a:1}}","language":"typescript"},"outputs":[{"name":"a","type":"integer"}],` +
 				`"settings":{"timeout_ms":500,"retries":5,"on_error":"default","default_output":{"a":0}}}`},
 		{"question with options", `{"id":"7","type":"18","data":{"inputs":{"answer_type":"option","option_type":"static","question":"Pick",` +
 			`"options":[{"name":"tea"},{"name":"coffee"}]}}}`,

@@ -95,3 +95,22 @@ func TestRunLogsAndCancel(t *testing.T) {
 }
 
 func fmtValue(v any) string { return fmt.Sprint(v) }
+
+func TestCompileTypeScript(t *testing.T) {
+	src := "interface Args { params: { n: number } }\ntype Output = { twice: number }\n" +
+		"async function main({ params }: Args): Promise<Output> {\n  const n: number = params.n as number\n  return { twice: n * 2 }\n}\n"
+	p, err := CompileTypeScript(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := NewRunner(Limits{}).Run(context.Background(), p, map[string]any{"n": int64(21)}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := res.Value.(map[string]any); m == nil || fmt.Sprint(m["twice"]) != "42" {
+		t.Fatalf("main returned %#v", res.Value)
+	}
+	if _, err := CompileTypeScript("function main(: Args) {}"); err == nil || !strings.Contains(err.Error(), "line 1:") {
+		t.Fatalf("a syntax error = %v, want its line", err)
+	}
+}
