@@ -57,10 +57,8 @@ func (intentKind) check(c *checker, n *Node) *nodeSpec {
 		at, port := nodeField(n, "config.intents["+strconv.Itoa(i)+"]"), it.Port
 		if port == "" {
 			at, port = at+".name", it.Name
-		} else if strings.TrimSpace(it.Name) == "" {
-			c.fail(at+".name", "is required")
 		} else {
-			at += ".port"
+			at += ".port" // with a port the name may be any text, even empty (as in Coze Studio)
 		}
 		if !inputNamePattern.MatchString(port) || port == OtherPort || port == ErrorPort || slices.Contains(ports, port) {
 			c.fail(at, "must be a unique name of letters, digits and _ (not other or error); got %q", port)

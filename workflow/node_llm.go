@@ -18,7 +18,7 @@ type llmKind struct{}
 type llmConfig struct {
 	ModelID       string               `json:"model_id" jsonschema:"required,description=a model of GET /api/models"`
 	System        string               `json:"system,omitempty" jsonschema:"description=the system prompt; {{input}} placeholders read the node's inputs"`
-	Prompt        string               `json:"prompt" jsonschema:"required,description=the user prompt; {{input}} placeholders read the node's inputs"`
+	Prompt        string               `json:"prompt,omitempty" jsonschema:"description=the user prompt (may be empty\\, as in Coze Studio); {{input}} placeholders read the node's inputs"`
 	Temperature   *float64             `json:"temperature,omitempty" jsonschema:"minimum=0,maximum=2"`
 	TopP          *float64             `json:"top_p,omitempty" jsonschema:"minimum=0,maximum=1"`
 	MaxTokens     int                  `json:"max_tokens,omitempty" jsonschema:"minimum=0"`
@@ -56,8 +56,8 @@ func (llmKind) check(c *checker, n *Node) *nodeSpec {
 	if r.system, err = checkTemplate(cfg.System, n.Inputs); err != nil {
 		c.fail(nodeField(n, "config.system"), "%v", err)
 	}
-	if r.prompt, err = checkTemplate(cfg.Prompt, n.Inputs); err != nil || cfg.Prompt == "" {
-		c.fail(nodeField(n, "config.prompt"), "%s", orRequired(err))
+	if r.prompt, err = checkTemplate(cfg.Prompt, n.Inputs); err != nil {
+		c.fail(nodeField(n, "config.prompt"), "%v", err)
 	}
 	if cfg.MaxToolRounds < 0 || cfg.MaxToolRounds > 20 {
 		c.fail(nodeField(n, "config.max_tool_rounds"), "must be between 0 (5) and 20")

@@ -65,9 +65,15 @@ func (nc *nodeConv) inputParams() error {
 func (c *converter) graph(nodes []*cozeNode, edges []cozeEdge, owner *cozeNode, at string) (*workflow.Definition, error) {
 	def := &workflow.Definition{Nodes: []workflow.Node{}, Edges: []workflow.Edge{}}
 	kept := map[string]*cozeNode{}
+	reached := targets(edges)
 	for i, n := range nodes {
 		if n == nil || n.ID == "" {
 			return nil, errs.Invalid(fmt.Sprintf("%s[%d]", at, i), "has no id")
+		}
+		if len(edges) > 0 && !reached[n.ID] && n.Type != "1" && n.Type != "2" && n.Type != "31" {
+			c.report.Skipped = append(c.report.Skipped, NodeReport{ID: n.ID, Type: string(n.Type),
+				Reason: "no edge leads to it; Coze Studio leaves such nodes out when it runs"})
+			continue
 		}
 		node, err := c.node(n, fmt.Sprintf("%s[%s]", at, n.ID))
 		if err != nil {
@@ -207,4 +213,13 @@ func (c *converter) port(from *cozeNode, port string) string {
 		}
 	}
 	return ""
+}
+
+// targets are the nodes an edge leads to.
+func targets(edges []cozeEdge) map[string]bool {
+	out := make(map[string]bool, len(edges))
+	for _, e := range edges {
+		out[e.TargetNodeID] = true
+	}
+	return out
 }

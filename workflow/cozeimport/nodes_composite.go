@@ -102,10 +102,7 @@ func (nc *nodeConv) body() (map[string]workflow.Ref, error) {
 			return nil, errs.Invalid(at, "is not a reference: %v", err)
 		}
 		if r.BlockID == nc.n.ID {
-			if dotted(r.Name) != p.Name {
-				nc.flag("output %s re-exports loop variable %s under another name; read %s instead", p.Name, r.Name, r.Name)
-			}
-			continue // the loop's variables are its outputs already
+			continue // the loop's variables are its outputs already (renamed outputs are read as them: loopAlias)
 		}
 		node, path := nc.c.outputRef(nc.n, r.BlockID, dotted(r.Name))
 		collect[p.Name] = workflow.Ref{Node: node, Path: path}

@@ -105,6 +105,10 @@ func (nc *nodeConv) fields(info [][]*cozeParam, field string, prefix string) (ma
 			return nil, errs.Invalid(nc.at+"."+at, "must hold a field name and a value")
 		}
 		col, _ := pair[0].Input.literalText()
+		if isDigits(col) { // a Coze field id: the column's name is not in the canvas
+			nc.flag("field %s is a Coze Studio field id: rename input field_%s to the table's column", col, col)
+			col = "field_" + col
+		}
 		in, err := nc.input(pair[1].Input, at+"[1]")
 		if err != nil {
 			return nil, err
@@ -196,4 +200,13 @@ func convertTableSQL(nc *nodeConv) error {
 		return err
 	}
 	return nc.config(cfg)
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

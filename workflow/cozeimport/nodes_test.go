@@ -172,7 +172,7 @@ func TestAppVariables(t *testing.T) {
 	if end.Inputs["a"].Variable != "app.theme" || !slices.Equal(res.AppVariables, []string{"theme"}) {
 		t.Fatalf("end inputs %+v, app variables %v", end.Inputs, res.AppVariables)
 	}
-	assign := `{"id":"8","type":"40","data":{"inputs":{"inputParameters":[` +
+	assign := `{"id":"7","type":"40","data":{"inputs":{"inputParameters":[` +
 		`{"left":{"type":"string","value":{"type":"ref","content":{"source":"global_variable_app","path":["theme"]}}},"right":{"type":"string","value":{"type":"literal","content":"dark"}}},` +
 		`{"left":{"type":"string","value":{"type":"ref","content":{"source":"global_variable_user","path":["name"]}}},"right":{"type":"string","value":{"type":"literal","content":"Ann"}}}]}}}`
 	res, err = Convert(oneNode(assign), Options{})

@@ -3,6 +3,8 @@ package cozeimport
 import (
 	"regexp"
 	"strings"
+
+	"github.com/pergola-ai/pergola/workflow"
 )
 
 var (
@@ -48,7 +50,15 @@ func (nc *nodeConv) placeholder(expr string) (string, error) {
 		nc.setInput(name, in)
 		return name, nil
 	}
-	return dotted(expr), nil
+	path := dotted(expr)
+	root, _, _ := strings.Cut(path, ".")
+	if _, ok := nc.node.Inputs[root]; !ok {
+		// Coze prints a placeholder naming no input as it is written.
+		name := inputName("text", expr)
+		nc.setInput(name, workflow.Literal("{{"+expr+"}}"))
+		return name, nil
+	}
+	return path, nil
 }
 
 // inputName makes a valid input name from a prefix and free text.

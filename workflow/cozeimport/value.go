@@ -156,6 +156,9 @@ func (c *converter) outputRef(from *cozeNode, id, path string) (string, string) 
 	if to, ok := outputRenames(string(src.Type))[root]; ok {
 		return c.ids[id], joinPath(to, rest)
 	}
+	if v, ok := loopAlias(src, root); ok {
+		return c.ids[id], joinPath(v, rest)
+	}
 	if handlesErrors(src) {
 		if to, ok := errorOutputPath(root, rest); ok {
 			return c.ids[id], to
@@ -203,6 +206,10 @@ func outputRenames(cozeType string) map[string]string {
 	return nil
 }
 
+// arrayItemName is the name Coze's editor gives the one field wrapping an
+// array's item.
+const arrayItemName = "[Array Item]"
+
 // schemaOf converts a Coze type (with its assist type and schema) to a
 // DSL schema.
 func schemaOf(typ string, assist int64, raw json.RawMessage) workflow.Schema {
@@ -223,6 +230,10 @@ func schemaOf(typ string, assist int64, raw json.RawMessage) workflow.Schema {
 	case "object":
 		var props []cozeVariable
 		_ = json.Unmarshal(raw, &props)
+		if len(props) == 1 && props[0].Name == arrayItemName {
+			// Coze's editor wraps the fields of an array's items this way.
+			return schemaOf(props[0].Type, props[0].AssistType, props[0].Schema)
+		}
 		return workflow.Schema{Type: workflow.TypeObject, Properties: params(props)}
 	case "list":
 		var item cozeVariable
@@ -283,4 +294,23 @@ func (nc *nodeConv) objectInput(b *blockInput, field string) (workflow.Input, er
 		obj[f.Name] = in
 	}
 	return workflow.ObjectInput(obj), nil
+}
+
+// loopAlias returns the loop variable a loop's output re-exports under
+// another name: the DSL reads the variable itself.
+func loopAlias(loop *cozeNode, output string) (string, bool) {
+	if loop == nil || loop.Type != "21" {
+		return "", false
+	}
+	for _, raw := range loop.Data.Outputs {
+		var p cozeParam
+		if json.Unmarshal(raw, &p) != nil || p.Name != output || p.Input == nil || p.Input.Value == nil || p.Input.Value.Type != "ref" {
+			continue
+		}
+		var r blockRef
+		if json.Unmarshal(p.Input.Value.Content, &r) == nil && r.BlockID == loop.ID && dotted(r.Name) != output {
+			return dotted(r.Name), true
+		}
+	}
+	return "", false
 }
