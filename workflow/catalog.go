@@ -92,7 +92,7 @@ func NewCatalog() *Catalog {
 		aggregateKind{}, assignKind{}, textKind{}, jsonParseKind{}, jsonStringifyKind{},
 		httpKind{}, subWorkflowKind{}, messageKind{}, questionKind{}, formKind{},
 		tableKind{op: TableSelect}, tableKind{op: TableInsert}, tableKind{op: TableUpdate},
-		tableKind{op: TableDelete}, tableKind{op: TableSQL},
+		tableKind{op: TableDelete}, tableKind{op: TableSQL}, conversationKind{},
 	} {
 		info := k.describe()
 		c.kinds[info.Type] = k

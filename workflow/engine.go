@@ -66,6 +66,7 @@ type Config struct {
 	Tables      TableQuerier
 	Variables   VariableStore
 	AppVars     AppVariableStore
+	Convs       ConversationStore
 	HTTP        HTTPDoer
 	Workflows   WorkflowLoader
 	History     HistorySink

@@ -28,6 +28,7 @@ type goldenCase struct {
 	Params    map[string]any              `json:"params"`
 	BotID     int64                       `json:"bot_id"`
 	UserID    string                      `json:"user_id"`
+	AppID     int64                       `json:"app_id"`
 	Stream    bool                        `json:"stream"`
 	Model     []modelRule                 `json:"model"`
 	Tools     map[string]fakeTool         `json:"tools"`
@@ -130,7 +131,7 @@ func newGoldenEnv(t testing.TB, g *golden, tc goldenCase) *goldenEnv {
 		return Parse(loadGolden(t, name).Definition)
 	}}
 	env.eng = New(Config{Models: env.models, Tools: env.tools, Tables: env.tables, HTTP: env.http,
-		Variables: env.vars, Workflows: loader, History: env.rec, Limits: lim})
+		Variables: env.vars, Convs: &fakeConvs{}, Workflows: loader, History: env.rec, Limits: lim})
 	return env
 }
 
@@ -146,7 +147,7 @@ func runGolden(t *testing.T, name string, g *golden, tc goldenCase) {
 		t.Fatalf("compile: %v", err)
 	}
 	in := RunInput{RunID: 7, Params: tc.Params, Stream: tc.Stream, Events: env.rec,
-		Scope: Scope{WorkspaceID: 1, WorkflowID: 1, BotID: tc.BotID, UserID: tc.UserID}}
+		Scope: Scope{WorkspaceID: 1, WorkflowID: 1, BotID: tc.BotID, UserID: tc.UserID, AppID: tc.AppID}}
 	res, err := env.eng.Run(ctx, c, in)
 	var asked []string
 	for i := 0; err == nil && res.Interrupt != nil; i++ {

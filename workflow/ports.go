@@ -178,3 +178,43 @@ type AppVariableStore interface {
 	// or a value not of its type, is an error naming it.
 	SetAppVariables(ctx context.Context, s Scope, values map[string]any) error
 }
+
+// ConversationStore gives conversation and message nodes the named
+// conversations of the run's end user in the run's app (Scope.AppID,
+// ConnectorID, UserID). "Default" always exists: it is made on first use
+// and can be neither renamed nor deleted. Methods that name a conversation
+// report found=false when the user has none of that name.
+type ConversationStore interface {
+	CreateConversation(ctx context.Context, s Scope, name string) (id int64, existed bool, err error)
+	FindConversation(ctx context.Context, s Scope, name string) (id int64, found bool, err error)
+	RenameConversation(ctx context.Context, s Scope, name, newName string) (id int64, ok, existed bool, err error)
+	DeleteConversation(ctx context.Context, s Scope, name string) (found bool, err error)
+	ListConversations(ctx context.Context, s Scope) ([]NamedConversation, error)
+	ClearConversation(ctx context.Context, s Scope, name string) (found bool, err error)
+	// History returns the last rounds of the current section, oldest first.
+	History(ctx context.Context, s Scope, name string, rounds int) ([]ConversationMessage, error)
+	ListMessages(ctx context.Context, s Scope, name string, q MessagePage) ([]ConversationMessage, bool, error)
+	CreateMessage(ctx context.Context, s Scope, name, role, content string) (ConversationMessage, bool, error)
+	EditMessage(ctx context.Context, s Scope, name string, id int64, content string) (bool, error)
+	DeleteMessage(ctx context.Context, s Scope, name string, id int64) (bool, error)
+}
+
+// NamedConversation is a conversation of a run's end user.
+type NamedConversation struct {
+	ID   int64
+	Name string
+}
+
+// ConversationMessage is a message as conversation nodes show it.
+type ConversationMessage struct {
+	ID      int64
+	Role    string
+	Content string
+}
+
+// MessagePage pages through messages, newest first: before or after an
+// id, at most Limit.
+type MessagePage struct {
+	BeforeID, AfterID int64
+	Limit             int
+}

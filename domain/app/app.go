@@ -132,6 +132,24 @@ type Store interface {
 	SetValues(ctx context.Context, s Scope, values map[string]any) error
 }
 
+// Conversations keeps the names of end users' conversations in an app.
+// ConversationID returns 0 for an unknown name; Name errs.ErrConflict when
+// the name is taken.
+type Conversations interface {
+	ConversationID(ctx context.Context, s Scope, name string) (int64, error)
+	NameConversation(ctx context.Context, s Scope, name string, conversationID int64) error
+	RenameConversation(ctx context.Context, s Scope, name, newName string) error
+	UnnameConversation(ctx context.Context, s Scope, name string) error
+	// NamedConversations lists the scope's conversations, oldest first.
+	NamedConversations(ctx context.Context, s Scope) ([]NamedConversation, error)
+}
+
+// NamedConversation is a conversation of an end user in an app.
+type NamedConversation struct {
+	Name           string
+	ConversationID int64
+}
+
 // CheckValue checks that v is a value of type typ (nil always is).
 func CheckValue(typ string, v any) error {
 	if v == nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pergola-ai/pergola/domain/app"
+	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
 )
@@ -80,4 +81,45 @@ func testAppStore(t *testing.T, db *DB) {
 			t.Errorf("%d values left behind", n)
 		}
 	})
+}
+
+func TestAppConversationNames(t *testing.T) { forEachBackend(t, testAppConversationNames) }
+
+func testAppConversationNames(t *testing.T, db *DB) {
+	ctx := context.Background()
+	store := db.Apps()
+	ada := newUser(t, db, "ada@x.io")
+	ws := newWorkspace(t, db, "A", ada.ID)
+	shop := &app.App{WorkspaceID: ws.ID, Name: "shop"}
+	mustNot(t, store.CreateApp(ctx, shop))
+	newConv := func(name string) int64 {
+		c := &conversation.Conversation{WorkspaceID: ws.ID, Name: name}
+		mustNot(t, db.Conversations().CreateConversation(ctx, c))
+		return c.ID
+	}
+	ann, bo := app.Scope{AppID: shop.ID, ConnectorID: "api", UserID: "ann"}, app.Scope{AppID: shop.ID, ConnectorID: "api", UserID: "bo"}
+	trip := newConv("trip")
+	mustNot(t, store.NameConversation(ctx, ann, "trip", trip))
+	wantErr(t, store.NameConversation(ctx, ann, "trip", newConv("x")), errs.ErrConflict, "a conversation named trip exists")
+	mustNot(t, store.NameConversation(ctx, bo, "trip", newConv("trip")))
+	if id, err := store.ConversationID(ctx, ann, "trip"); err != nil || id != trip {
+		t.Fatalf("ann's trip = %d, %v; want %d", id, err, trip)
+	}
+	mustNot(t, store.NameConversation(ctx, ann, "work", newConv("work")))
+	wantErr(t, store.RenameConversation(ctx, ann, "work", "trip"), errs.ErrConflict, "named trip exists")
+	wantErr(t, store.RenameConversation(ctx, ann, "nope", "x"), errs.ErrNotFound, "not found")
+	mustNot(t, store.RenameConversation(ctx, ann, "work", "office"))
+	list, err := store.NamedConversations(ctx, ann)
+	mustNot(t, err)
+	if len(list) != 2 || list[0].Name != "trip" || list[1].Name != "office" {
+		t.Fatalf("ann's conversations = %+v", list)
+	}
+	mustNot(t, db.Conversations().DeleteConversation(ctx, ws.ID, trip))
+	if id, _ := store.ConversationID(ctx, ann, "trip"); id != 0 {
+		t.Fatalf("a deleted conversation keeps its name (%d)", id)
+	}
+	mustNot(t, store.UnnameConversation(ctx, ann, "office"))
+	if list, _ := store.NamedConversations(ctx, ann); len(list) != 0 {
+		t.Fatalf("left: %+v", list)
+	}
 }

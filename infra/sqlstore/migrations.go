@@ -36,6 +36,7 @@ func migrations() []migration {
 		{Version: 13, Name: "workflow_run_nodes", Up: up0013},
 		{Version: 14, Name: "usage_indexes", Up: up0014},
 		{Version: 15, Name: "apps", Up: up0015},
+		{Version: 16, Name: "app_conversations", Up: up0016},
 	}
 }
 

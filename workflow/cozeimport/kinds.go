@@ -63,6 +63,8 @@ func kindOf(cozeType string) (kind, bool) {
 		return kind{"database insert", "table_insert", convertTableInsert}, true
 	case "58":
 		return kind{"JSON serialization", "json_stringify", convertJSONStringify}, true
+	case "37", "38", "39", "51", "52", "53", "54", "55", "56", "57":
+		return kind{conversationOps[cozeType].name, "conversation", convertConversation}, true
 	case "59":
 		return kind{"JSON deserialization", "json_parse", convertJSONParse}, true
 	}
@@ -88,8 +90,6 @@ func unsupportedName(cozeType string) string {
 		return "knowledge deleter"
 	case "34", "35", "36":
 		return "trigger"
-	case "37", "38", "39", "51", "52", "53", "54", "55", "56", "57":
-		return "conversation"
 	}
 	return ""
 }

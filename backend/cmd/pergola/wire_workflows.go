@@ -72,6 +72,8 @@ func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Servi
 		Tables:    tableQuerier{svc: tables},
 		Variables: botVariables{store: db.Bots(), svc: bots},
 		AppVars:   appVars,
+		Convs: appapp.NewConversations(appapp.ConversationDeps{Apps: db.Apps(), Names: db.Apps(),
+			Convs: db.Conversations(), Msgs: db.Messages()}),
 		HTTP:      guard.Client(),
 		Workflows: workflowapp.NewLoader(db.Workflows()),
 		History:   history,
