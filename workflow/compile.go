@@ -20,6 +20,7 @@ type Compiled struct {
 	nodes   int
 	asks    bool
 	waits   bool
+	coze    bool // Coze Studio's conversions (Definition.Compat)
 }
 
 // Key returns the cache key the workflow was compiled under.
@@ -156,7 +157,7 @@ func (e *Engine) compile(ctx context.Context, key string, def *Definition, opts 
 		return nil, err
 	}
 	c := &Compiled{key: key, plan: plan, params: g.start.spec.outputs, nodes: len(g.nodes), asks: plan.asks(),
-		waits: plan.waits()}
+		waits: plan.waits(), coze: def.Compat == CompatCoze}
 	end := plan.nodes[g.end.index]
 	c.outputs, c.text = end.outputs, end.spec.text != nil
 	return c, nil

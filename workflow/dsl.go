@@ -17,6 +17,9 @@ import (
 type Definition struct {
 	Nodes []Node `json:"nodes"`
 	Edges []Edge `json:"edges"`
+	// Compat "coze" runs the workflow with Coze Studio's conversions of
+	// parameters, typed inputs and outputs (see coerce.go); imports set it.
+	Compat string `json:"compat,omitempty"`
 }
 
 // Node is one step of a workflow.

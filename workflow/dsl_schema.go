@@ -26,6 +26,7 @@ func (c *Catalog) DSLSchema() map[string]any {
 		"properties": obj(
 			"nodes", obj("type", "array", "items", ref("node")),
 			"edges", obj("type", "array", "items", ref("edge")),
+			"compat", obj("enum", []any{CompatCoze}, "description", "coze: Coze Studio's conversions of parameters, typed inputs and outputs (a value that cannot be converted is null and a warning in the node's logs); imports set it"),
 		),
 		"$defs": map[string]any{
 			"node":     nodeSchema(types, perType),
@@ -116,6 +117,7 @@ func paramSchema() map[string]any {
 			"properties", obj("type", "array", "items", ref("param")),
 			"required", obj("type", "boolean"),
 			"description", obj("type", "string"),
+			"default", obj("description", "start node parameters: the value when a run gives none, or gives \"\", [] or {}"),
 		))
 }
 

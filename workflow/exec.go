@@ -120,6 +120,9 @@ func (f *frame) attempt(ctx context.Context, pn *planNode, x *nodeCtx, in map[st
 		}
 		return nil, err
 	}
+	if f.run.coze {
+		return coerceOutputs(pn.outputs, out, x), nil
+	}
 	return checkOutputs(pn.outputs, out)
 }
 

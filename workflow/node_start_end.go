@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"encoding/json"
+	"strings"
 )
 
 // startKind is the start node: its outputs are the workflow's parameters.
@@ -23,6 +24,9 @@ func (startKind) check(c *checker, n *Node) *nodeSpec {
 	c.noInputs(n)
 	c.checkParams(nodeField(n, "outputs"), n.Outputs)
 	return &nodeSpec{outputs: n.Outputs, runner: runFunc(func(_ context.Context, x *nodeCtx, _ map[string]any) (map[string]any, error) {
+		if x.f.parent == nil && x.f.path == "" {
+			x.logs = strings.Join(x.rc.paramWarnings, "\n")
+		}
 		return x.f.params, nil
 	})}
 }

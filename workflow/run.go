@@ -89,13 +89,14 @@ func (e *RunError) Is(target error) bool { return target == errs.ErrInvalid }
 // unless its error is handled) or the run exceeds Limits.RunTimeout. ctx
 // cancels the run.
 func (e *Engine) Run(ctx context.Context, c *Compiled, in RunInput) (*RunResult, error) {
-	params, err := conformParams(c.params, in.Params)
+	params, warnings, err := c.runParams(in.Params)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.limits.RunTimeout)
 	defer cancel()
-	rc := &runCtx{ctx: ctx, eng: e, in: in, params: params, sem: make(chan struct{}, e.limits.MaxParallel), started: e.now()}
+	rc := &runCtx{ctx: ctx, eng: e, in: in, params: params, sem: make(chan struct{}, e.limits.MaxParallel), started: e.now(),
+		coze: c.coze, paramWarnings: warnings}
 	rc.records = make([]NodeRecord, 0, c.nodes+4)
 	top := rc.newFrame(c.plan, nil, "", -1)
 	top.params = params
@@ -121,7 +122,7 @@ func (e *Engine) Run(ctx context.Context, c *Compiled, in RunInput) (*RunResult,
 // CheckParams checks parameters against the start node's, as Run does
 // before it starts: errs.ErrInvalid naming the parameter, or nil.
 func (c *Compiled) CheckParams(params map[string]any) error {
-	_, err := conformParams(c.params, params)
+	_, _, err := c.runParams(params)
 	return err
 }
 
@@ -164,10 +165,14 @@ type runCtx struct {
 	records []NodeRecord
 	usage   Usage
 	failed  *RunError
-	vars    map[string]string   // the bot variables, read once
-	appVars map[string]any      // the app variables, read once
-	done    map[string]DoneNode // node executions finished in this run, by place
-	stopped *Interrupt          // the first interrupt
+	coze    bool // Coze Studio's conversions
+	// paramWarnings are the parameters Coze's conversions could not
+	// convert, shown in the start node's logs.
+	paramWarnings []string
+	vars          map[string]string   // the bot variables, read once
+	appVars       map[string]any      // the app variables, read once
+	done          map[string]DoneNode // node executions finished in this run, by place
+	stopped       *Interrupt          // the first interrupt
 }
 
 // result assembles what the run produced.

@@ -39,6 +39,9 @@ type Param struct {
 	Schema
 	Required    bool   `json:"required,omitempty"`
 	Description string `json:"description,omitempty"`
+	// Default is a start node parameter's value when a run gives none, or
+	// gives "", [] or {}.
+	Default any `json:"default,omitempty"`
 }
 
 // S returns a schema of a scalar type.

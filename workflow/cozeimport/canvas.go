@@ -103,6 +103,8 @@ type cozeVariable struct {
 	Schema      json.RawMessage `json:"schema,omitempty"`
 	Required    bool            `json:"required,omitempty"`
 	Description string          `json:"description,omitempty"`
+	// DefaultValue is a start node parameter's default, often as text.
+	DefaultValue any `json:"defaultValue,omitempty"`
 }
 
 // title returns the node's title, if any.

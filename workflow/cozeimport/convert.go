@@ -100,6 +100,7 @@ func Convert(data []byte, opts Options) (*Result, error) {
 		return nil, err
 	}
 	c.report.sort()
+	def.Compat = workflow.CompatCoze
 	return &Result{Definition: def, Report: c.report, AppVariables: c.appVars, AppVariableTypes: c.appTypes}, nil
 }
 

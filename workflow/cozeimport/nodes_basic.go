@@ -1,18 +1,34 @@
 package cozeimport
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/workflow"
 )
 
 // convertStart: the start node's declared outputs are the parameters.
 func convertStart(nc *nodeConv) error {
 	outs, err := nc.declaredOutputs()
 	nc.node.Outputs = outs
-	return err
+	if err != nil {
+		return err
+	}
+	for i, raw := range nc.n.Data.Outputs {
+		var v cozeVariable
+		if json.Unmarshal(raw, &v) != nil || v.DefaultValue == nil || v.DefaultValue == "" || i >= len(outs) {
+			continue
+		}
+		def, warnings := workflow.Coerce(outs[i].Schema, v.DefaultValue)
+		for _, w := range warnings {
+			nc.flag("default of %s: %s", v.Name, w)
+		}
+		outs[i].Default = def
+	}
+	return nil
 }
 
 // convertEnd: terminatePlan returnVariables returns the inputs;

@@ -143,3 +143,25 @@ func (c *chatSetup) answer(t *testing.T, id string, events []wfEvent, asked, ans
 	return c.s.postStream(t, "/v1/workflow/stream_resume", map[string]any{"workflow_id": id, "event_id": str(in, "event_id"),
 		"resume_data": answer, "interrupt_type": in["type"]})
 }
+
+// TestCozeConversionWarnings: what Coze's conversions cannot convert is
+// null and a warning in the logs of the node, shown by a test run.
+func TestCozeConversionWarnings(t *testing.T) {
+	c := newChatSetup(t, backends()[0])
+	cc := readCozeCase(t, filepath.Join(conformanceDir, "type_convert.case.json"))
+	r := c.s.call(t, "POST", "/api/workflows/import", bootstrapToken, map[string]any{"workspace_id": c.ws, "name": "types",
+		"canvas": cc.Canvas}).must(t, 201)
+	id := str(r.data["workflow"].(map[string]any), "id")
+	run := c.s.call(t, "POST", "/api/workflows/"+id+"/test_run", bootstrapToken, map[string]any{"parameters": map[string]any{"n": "twelve", "b": 1}}).must(t, 200)
+	logs := map[string]string{}
+	for _, n := range items(t, run.data, "nodes") {
+		logs[str(n, "node_id")] = str(n, "logs")
+	}
+	if !strings.Contains(logs["start"], `warning: n: cannot convert string "twelve" to integer`) ||
+		!strings.Contains(logs["start"], "warning: b: cannot convert integer 1 to boolean") {
+		t.Fatalf("start node logs = %q", logs["start"])
+	}
+	if !strings.Contains(logs["n200"], `warning: output items.2: cannot convert string "three" to integer`) {
+		t.Fatalf("code node logs = %q", logs["n200"])
+	}
+}
