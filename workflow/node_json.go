@@ -10,7 +10,9 @@ import (
 // jsonParseKind parses JSON text.
 type jsonParseKind struct{}
 
-type jsonParseConfig struct{}
+type jsonParseConfig struct {
+	Whole bool `json:"whole,omitempty" jsonschema:"description=the parsed value is the one declared output (typed)\\, rather than an object whose fields fill the declared outputs"`
+}
 
 func (jsonParseKind) describe() NodeTypeInfo {
 	return NodeTypeInfo{Type: "json_parse", Title: "JSON parse", Category: categoryData,
@@ -26,6 +28,10 @@ func (jsonParseKind) check(c *checker, n *Node) *nodeSpec {
 	var cfg jsonParseConfig
 	c.decodeConfig(n, &cfg)
 	declared := len(n.Outputs) > 0
+	if cfg.Whole && len(n.Outputs) != 1 {
+		c.fail(nodeField(n, "outputs"), "whole needs exactly one declared output: the parsed value")
+		return nil
+	}
 	return &nodeSpec{outputs: c.declaredOr(n, []Param{{Name: "output"}}), required: []string{"text"},
 		want: map[string]Schema{"text": S(TypeString)},
 		runner: runFunc(func(_ context.Context, _ *nodeCtx, in map[string]any) (map[string]any, error) {
@@ -36,6 +42,9 @@ func (jsonParseKind) check(c *checker, n *Node) *nodeSpec {
 			}
 			if !declared {
 				return map[string]any{"output": v}, nil
+			}
+			if cfg.Whole {
+				return map[string]any{n.Outputs[0].Name: v}, nil
 			}
 			m, ok := v.(map[string]any)
 			if !ok {

@@ -191,11 +191,14 @@ func convertJSONParse(nc *nodeConv) error {
 	if err != nil {
 		return err
 	}
-	if len(outs) == 1 && outs[0].Name == "output" {
-		outs = nil // the whole value, as the DSL's default
-	}
 	nc.node.Outputs = outs
-	return nc.renameOnlyInput("text")
+	if err := nc.renameOnlyInput("text"); err != nil {
+		return err
+	}
+	if len(outs) == 1 && outs[0].Name == "output" { // Coze's output is the whole value, typed
+		return nc.config(map[string]bool{"whole": true})
+	}
+	return nil
 }
 
 // renameOnlyInput converts the one input parameter under the DSL's name.
