@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,9 +22,10 @@ type httpConfig struct {
 	URL      string            `json:"url" jsonschema:"required,description=an http(s) URL; {{input}} placeholders read the node's inputs (escaped)"`
 	Headers  map[string]string `json:"headers,omitempty" jsonschema:"description=header values; templates over the inputs"`
 	Query    map[string]string `json:"query,omitempty" jsonschema:"description=query parameters; templates over the inputs"`
-	BodyType string            `json:"body_type,omitempty" jsonschema:"enum=none,enum=json,enum=text,enum=form,description=none (default); json: the body template\\, or without one input body encoded as JSON; text: the body template; form: the form map"`
+	BodyType string            `json:"body_type,omitempty" jsonschema:"enum=none,enum=json,enum=text,enum=form,enum=multipart,enum=binary,description=none (default); json: the body template\\, or without one input body encoded as JSON; text: the body template; form: the form map URL-encoded; multipart: the form map as multipart/form-data; binary: the bytes of the file at the URL the body template renders"`
 	Body     string            `json:"body,omitempty" jsonschema:"description=the body template"`
-	Form     map[string]string `json:"form,omitempty" jsonschema:"description=body_type form: fields; templates over the inputs"`
+	Form     map[string]string `json:"form,omitempty" jsonschema:"description=body_type form or multipart: fields; templates over the inputs"`
+	Files    []string          `json:"files,omitempty" jsonschema:"description=body_type multipart: the form fields whose value is the URL of a file\\, sent as that file"`
 }
 
 func (httpKind) describe() NodeTypeInfo {
@@ -43,6 +45,7 @@ type httpPlan struct {
 	url, body                 *template
 	headers, query, form      map[string]*template
 	headerKeys, queryKeys, fk []string
+	files                     []string // multipart fields sent as the files their URLs name
 	limit                     int64
 }
 
@@ -59,9 +62,15 @@ func (httpKind) check(c *checker, n *Node) *nodeSpec {
 	if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}, p.method) {
 		c.fail(nodeField(n, "config.method"), "must be GET, POST, PUT, PATCH, DELETE or HEAD; got %q", cfg.Method)
 	}
-	if !slices.Contains([]string{"", "none", "json", "text", "form"}, cfg.BodyType) {
-		c.fail(nodeField(n, "config.body_type"), "must be none, json, text or form; got %q", cfg.BodyType)
+	if !slices.Contains([]string{"", "none", "json", "text", "form", "multipart", "binary"}, cfg.BodyType) {
+		c.fail(nodeField(n, "config.body_type"), "must be none, json, text, form, multipart or binary; got %q", cfg.BodyType)
 	}
+	for i, f := range cfg.Files {
+		if _, ok := cfg.Form[f]; !ok || cfg.BodyType != "multipart" {
+			c.fail(nodeField(n, fmt.Sprintf("config.files[%d]", i)), "names no form field of a multipart body: %q", f)
+		}
+	}
+	p.files = cfg.Files
 	tmpl := func(field, s string) *template {
 		t, err := checkTemplate(s, n.Inputs)
 		if err != nil {
@@ -93,7 +102,7 @@ func (p *httpPlan) run(ctx context.Context, x *nodeCtx, in map[string]any) (map[
 	if doer == nil {
 		return nil, permanent(errors.New("HTTP requests are not available in this process"))
 	}
-	req, err := p.request(ctx, in)
+	req, err := p.request(ctx, doer, in)
 	if err != nil {
 		return nil, permanent(err)
 	}
@@ -117,8 +126,8 @@ func (p *httpPlan) run(ctx context.Context, x *nodeCtx, in map[string]any) (map[
 }
 
 // request builds the request.
-func (p *httpPlan) request(ctx context.Context, in map[string]any) (*http.Request, error) {
-	raw := p.renderURL(in)
+func (p *httpPlan) request(ctx context.Context, doer HTTPDoer, in map[string]any) (*http.Request, error) {
+	raw := strings.TrimSpace(p.renderURL(in))
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("url %q is not an http(s) URL", raw)
@@ -128,7 +137,7 @@ func (p *httpPlan) request(ctx context.Context, in map[string]any) (*http.Reques
 		q.Set(k, p.query[k].render(in))
 	}
 	u.RawQuery = q.Encode()
-	body, ctype, err := p.encodeBody(in)
+	body, ctype, err := p.encodeBody(ctx, doer, in)
 	if err != nil {
 		return nil, err
 	}
@@ -164,8 +173,16 @@ func (p *httpPlan) renderURL(in map[string]any) string {
 	return b.String()
 }
 
-func (p *httpPlan) encodeBody(in map[string]any) (io.Reader, string, error) {
+func (p *httpPlan) encodeBody(ctx context.Context, doer HTTPDoer, in map[string]any) (io.Reader, string, error) {
 	switch p.bodyType {
+	case "multipart":
+		return p.multipart(ctx, doer, in)
+	case "binary":
+		f, err := fetchFile(ctx, doer, strings.TrimSpace(p.body.render(in)), p.limit)
+		if err != nil {
+			return nil, "", err
+		}
+		return bytes.NewReader(f.data), f.contentType, nil
 	case "json":
 		if len(p.body.parts) > 0 {
 			s := p.body.render(in)

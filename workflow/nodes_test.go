@@ -178,7 +178,7 @@ func TestHTTPRequestBuilding(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := g.byID["h"].spec.runner.(*httpPlan)
-	req, err := p.request(context.Background(), map[string]any{"base": "https://api.example.com/v1", "id": "a b", "q": "x&y", "tok": "t"})
+	req, err := p.request(context.Background(), nil, map[string]any{"base": "https://api.example.com/v1", "id": "a b", "q": "x&y", "tok": "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestHTTPRequestBuilding(t *testing.T) {
 	if req.Method != "POST" || req.Header.Get("X-Token") != "t" || req.Header.Get("Content-Type") != "application/x-www-form-urlencoded" {
 		t.Errorf("request = %s %v", req.Method, req.Header)
 	}
-	if _, err := p.request(context.Background(), map[string]any{"base": "file:///etc"}); err == nil {
+	if _, err := p.request(context.Background(), nil, map[string]any{"base": "file:///etc"}); err == nil {
 		t.Error("a file: URL was accepted")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/workflow"
 )
 
@@ -17,6 +18,9 @@ type httpBody struct {
 			Data []*cozeParam `json:"data"`
 		} `json:"formData"`
 		FormURLEncoded []*cozeParam `json:"formURLEncoded"`
+		Binary         *struct {
+			FileURL *blockInput `json:"fileURL"`
+		} `json:"binary"`
 	} `json:"bodyData"`
 }
 
@@ -143,18 +147,51 @@ func (nc *nodeConv) httpBody(cfg map[string]any) error {
 	case "RAW_TEXT":
 		cfg["body_type"] = "text"
 		cfg["body"], err = nc.template(b.BodyData.RawText)
-	case "FORM_URLENCODED", "FORM_DATA":
-		fields := b.BodyData.FormURLEncoded
-		if b.BodyType == "FORM_DATA" {
-			nc.flag("multipart form data is sent URL-encoded")
-			if b.BodyData.FormData != nil {
-				fields = b.BodyData.FormData.Data
-			}
-		}
+	case "FORM_URLENCODED":
 		cfg["body_type"] = "form"
-		cfg["form"], err = nc.httpFields(fields, "f", "body.bodyData.form")
+		cfg["form"], err = nc.httpFields(b.BodyData.FormURLEncoded, "f", "body.bodyData.formURLEncoded")
+	case "FORM_DATA":
+		return nc.multipartBody(cfg)
+	case "BINARY":
+		return nc.binaryBody(cfg)
 	default:
-		return unsupported("body type %s (e.g. a binary file) is not supported", b.BodyType)
+		return unsupported("body type %s is unknown", b.BodyType)
 	}
 	return err
+}
+
+// multipartBody sends form-data; fields holding files (assistType set)
+// are sent as the files their URLs name.
+func (nc *nodeConv) multipartBody(cfg map[string]any) error {
+	var fields []*cozeParam
+	if fd := nc.in.Body.BodyData.FormData; fd != nil {
+		fields = fd.Data
+	}
+	form, err := nc.httpFields(fields, "f", "body.bodyData.formData.data")
+	if err != nil {
+		return err
+	}
+	var files []string
+	for _, p := range fields {
+		if p != nil && p.Input != nil && (p.Input.AssistType != 0 || p.Input.Type == "file") {
+			files = append(files, p.Name)
+		}
+	}
+	cfg["body_type"], cfg["form"], cfg["files"] = "multipart", form, files
+	return nil
+}
+
+// binaryBody sends the bytes of the file at the URL fileURL gives.
+func (nc *nodeConv) binaryBody(cfg map[string]any) error {
+	bin := nc.in.Body.BodyData.Binary
+	if bin == nil || bin.FileURL == nil {
+		return errs.Invalid(nc.at+".data.inputs.body.bodyData.binary.fileURL", "is required for a BINARY body")
+	}
+	in, err := nc.input(bin.FileURL, "body.bodyData.binary.fileURL")
+	if err != nil {
+		return err
+	}
+	nc.setInput("file_url", in)
+	cfg["body_type"], cfg["body"] = "binary", "{{file_url}}"
+	return nil
 }

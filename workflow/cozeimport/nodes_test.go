@@ -102,7 +102,6 @@ func TestUnsupportedValues(t *testing.T) {
 			`"value":{"type":"ref","content":{"source":"conversation","path":["x"]}}},"right":{"type":"string","value":{"type":"literal","content":"v"}}}]}}}`,
 			"assigns a conversation variable"},
 		{"dynamic options", `{"id":"7","type":"18","data":{"inputs":{"answer_type":"option","option_type":"dynamic","question":"Pick"}}}`, "run time"},
-		{"binary body", `{"id":"7","type":"45","data":{"inputs":{"apiInfo":{"method":"PUT","url":"https://x.test"},"body":{"bodyType":"BINARY","bodyData":{}}}}}`, "BINARY"},
 		{"a batch over two arrays", `{"id":"7","type":"28","data":{"inputs":{"inputParameters":[{"name":"a","input":` + startRef("q", "list") +
 			`},{"name":"b","input":` + startRef("q", "list") + `}]}}}`, "2 arrays"},
 	}
@@ -126,6 +125,8 @@ func TestMalformedCanvases(t *testing.T) {
 			"nodes[7].data.inputs.inputParameters[0]: references node 404"},
 		{"bad literal", string(oneNode(`{"id":"7","type":"2","data":{"inputs":{"inputParameters":[{"name":"a","input":` +
 			`{"type":"integer","value":{"type":"literal","content":"many"}}}]}}}`)), "nodes[7].data.inputs.inputParameters[0]: is not a integer literal"},
+		{"binary body without a file", string(oneNode(`{"id":"7","type":"45","data":{"inputs":{"apiInfo":{"method":"PUT","url":"https://x.test"},"body":{"bodyType":"BINARY","bodyData":{}}}}}`)),
+			"nodes[7].data.inputs.body.bodyData.binary.fileURL: is required for a BINARY body"},
 		{"unknown operator", string(oneNode(`{"id":"7","type":"8","data":{"inputs":{"branches":[{"condition":{"logic":2,"conditions":[` +
 			`{"operator":17,"left":{"input":` + startRef("q", "string") + `}}]}}]}}}`)),
 			"nodes[7].data.inputs.branches[0].condition.conditions[0].operator: 17 is not a Coze condition operator"},
