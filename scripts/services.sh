@@ -71,5 +71,12 @@ ensure_chromium() {
 ensure_mariadb
 ensure_redis
 ensure_chromium
+
+# Python code nodes run the host's python3 in a bubblewrap sandbox.
+ensure_python_sandbox() {
+  if [ -x /usr/bin/python3 ] && command -v bwrap >/dev/null 2>&1; then return 0; fi
+  apt_install python3 bubblewrap
+}
+ensure_python_sandbox
 export PERGOLA_TEST_REDIS_ADDR="${PERGOLA_TEST_REDIS_ADDR:-127.0.0.1:$REDIS_PORT}"
 log "MariaDB on :$MYSQL_PORT and Redis on :$REDIS_PORT are up"

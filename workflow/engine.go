@@ -71,8 +71,9 @@ type Config struct {
 	Workflows   WorkflowLoader
 	History     HistorySink
 	Checkpoints CheckpointStore
-	Clock       Clock      // nil: time.Now
-	Code        CodeRunner // runs code nodes; nil: in-process, within Limits
+	Clock       Clock        // nil: time.Now
+	Code        CodeRunner   // runs code nodes; nil: in-process, within Limits
+	Python      PythonRunner // runs Python code nodes; nil: they fail validation saying how to enable them
 	Limits      Limits
 }
 

@@ -13,7 +13,7 @@ import (
 type codeKind struct{}
 
 type codeConfig struct {
-	Language string `json:"language,omitempty" jsonschema:"enum=javascript,enum=typescript,description=javascript (the default) or typescript (its types are stripped\\, not checked)"`
+	Language string `json:"language,omitempty" jsonschema:"enum=javascript,enum=typescript,enum=python,description=javascript (the default)\\, typescript (its types are stripped\\, not checked) or python (def main(args) or async def main(args) with args.params\\, run by CPython in a sandbox when the server has python3 and bubblewrap)"`
 	Code     string `json:"code" jsonschema:"required,description=defines function main({ params }) (may be async) returning an object with the declared outputs; params holds the node's inputs"`
 }
 
@@ -50,8 +50,10 @@ func (codeKind) check(c *checker, n *Node) *nodeSpec {
 	case "", "javascript":
 	case "typescript":
 		compile = jsrun.CompileTypeScript
+	case "python":
+		return c.checkPython(n, cfg.Code)
 	default:
-		c.fail(nodeField(n, "config.language"), "must be javascript or typescript; got %q", cfg.Language)
+		c.fail(nodeField(n, "config.language"), "must be javascript, typescript or python; got %q", cfg.Language)
 		return nil
 	}
 	if cfg.Code == "" {

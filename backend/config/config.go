@@ -42,6 +42,8 @@ type Config struct {
 	QueueMaxBacklog   int           `yaml:"queue_max_backlog"` // queued messages of a topic not yet handled; past it new ones get 429
 	CodeParallel      int           `yaml:"code_parallel"`     // workflow code nodes running at once (the worker processes of code_sandbox process); 0: GOMAXPROCS
 	CodeSandbox       string        `yaml:"code_sandbox"`      // where code nodes run: process (worker processes) or inprocess
+	Python            string        `yaml:"python"`            // the python3 of Python code nodes (default /usr/bin/python3)
+	Bwrap             string        `yaml:"bwrap"`             // the bubblewrap that sandboxes them (default: bwrap in PATH)
 	PublicURL         string        `yaml:"public_url"`        // the base URL platforms reach this server at, for channel webhook URLs; empty: each request's own
 	ChannelWorkers    int           `yaml:"channel_workers"`   // channel events this process answers at once; 0: it only receives them (others answer)
 	PprofAddr         string        `yaml:"pprof_addr"`        // loopback host:port of an opt-in /debug/pprof listener (pprof.go); empty: none
@@ -113,7 +115,7 @@ func applyEnv(cfg *Config, env Lookup) error {
 		"PERGOLA_BOOTSTRAP_TOKEN": &cfg.BootstrapToken, "PERGOLA_BOOTSTRAP_EMAIL": &cfg.BootstrapEmail,
 		"PERGOLA_BOOTSTRAP_PASSWORD": &cfg.BootstrapPassword, "PERGOLA_LOG_LEVEL": &cfg.LogLevel,
 		"PERGOLA_LOG_FORMAT": &cfg.LogFormat, "PERGOLA_CODE_SANDBOX": &cfg.CodeSandbox,
-		"PERGOLA_PUBLIC_URL": &cfg.PublicURL,
+		"PERGOLA_PUBLIC_URL": &cfg.PublicURL, "PERGOLA_PYTHON": &cfg.Python, "PERGOLA_BWRAP": &cfg.Bwrap,
 		"PERGOLA_PPROF_ADDR": &cfg.PprofAddr,
 	}
 	for key, dst := range str {

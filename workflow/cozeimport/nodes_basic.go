@@ -2,9 +2,7 @@ package cozeimport
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/workflow"
@@ -61,9 +59,8 @@ func convertEmitter(nc *nodeConv) error {
 	return nc.config(map[string]string{"template": tmpl})
 }
 
-// convertCode keeps JavaScript (language 5). Python (language 3) cannot
-// run here: its source is kept in a comment above a main that fails, and
-// the node is reported as needing conversion.
+// convertCode keeps the code: TypeScript (language 5) or Python
+// (language 3), which runs where the server has python3 and bubblewrap.
 func convertCode(nc *nodeConv) error {
 	if err := nc.inputParams(); err != nil {
 		return err
@@ -77,11 +74,8 @@ func convertCode(nc *nodeConv) error {
 	switch nc.in.Language {
 	case "5": // Coze's template is TypeScript: main({ params }: Args): Promise<Output>
 		lang = "typescript"
-	case "3":
-		nc.flag("Python code kept as a comment: port it to JavaScript, main({ params }) returning the outputs")
-		msg := strconv.Quote(fmt.Sprintf("node %s: its Python code must be ported to JavaScript", nc.n.ID))
-		code = "/* Python code imported from Coze Studio, to port:\n" + strings.ReplaceAll(code, "*/", "* /") +
-			"\n*/\nfunction main({ params }) {\n  throw new Error(" + msg + ");\n}\n"
+	case "3": // Coze's template: async def main(args: Args) -> Output, args.params
+		lang = "python"
 	default:
 		return unsupported("code in language %q cannot be run", nc.in.Language)
 	}

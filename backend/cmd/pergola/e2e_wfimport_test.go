@@ -83,8 +83,8 @@ func TestImportedCozeCanvasesRun(t *testing.T) {
 }
 
 // TestImportReportsWhatItCannotConvert: unsupported nodes fail the import
-// by id and type and create nothing, unless allow_partial; Python code is
-// imported and reported as needing conversion.
+// by id and type and create nothing, unless allow_partial; TypeScript and
+// Python code nodes are imported and run.
 func TestImportReportsWhatItCannotConvert(t *testing.T) {
 	c := newChatSetup(t, backends()[0])
 	body := map[string]any{"workspace_id": c.ws, "name": "unknown", "canvas": string(cozeCanvas(t, "unknown"))}
@@ -105,12 +105,12 @@ func TestImportReportsWhatItCannotConvert(t *testing.T) {
 	}
 
 	id, report := c.importCanvas(t, "code")
-	if got := reportIDs(report, "needs_conversion"); !slices.Equal(got, []string{"300"}) {
-		t.Fatalf("needs_conversion = %v", got)
+	if got := reportIDs(report, "converted"); !slices.Contains(got, "200") || !slices.Contains(got, "300") {
+		t.Fatalf("converted = %v, want the TypeScript (200) and the Python (300) code nodes", got)
 	}
-	run := c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, map[string]any{"workflow_id": id, "parameters": map[string]any{"x": 2}})
-	if !strings.Contains(run.msg+str(run.raw, "debug_url")+string(mustJSON(run.raw)), "Python code must be ported") {
-		t.Fatalf("the run of unported Python = %v", run.raw)
+	run := c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, map[string]any{"workflow_id": id, "parameters": map[string]any{"x": 2}}).must(t, 200)
+	if text := str(run.raw, "data"); !strings.Contains(text, "4") || !strings.Contains(text, "6") {
+		t.Fatalf("the run of the code nodes answered %q, want the doubled (4) and the tripled (6) x", text)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	wf "github.com/pergola-ai/pergola/workflow"
 	"github.com/pergola-ai/pergola/workflow/jsrun"
 	"github.com/pergola-ai/pergola/workflow/jsrun/jsproc"
+	"github.com/pergola-ai/pergola/workflow/pyrun"
 )
 
 // codeWorkerCommand is the hidden sub-command a code-node worker process
@@ -31,4 +32,16 @@ func newCodeRunner(cfg config.Config, log *slog.Logger) (wf.CodeRunner, func(), 
 	pool := jsproc.New(jsproc.Config{Command: []string{exe, codeWorkerCommand}, Workers: cfg.CodeParallel,
 		Limits: jsrun.Limits{Timeout: lim.CodeTimeout, Memory: lim.CodeMemory}, Log: log})
 	return pool, func() { _ = pool.Close() }, nil
+}
+
+// newPythonRunner returns what runs Python code nodes: python3 in a
+// bubblewrap sandbox, or nil (Python nodes then fail validation saying
+// how to enable them) when the machine has not the programs.
+func newPythonRunner(cfg config.Config, log *slog.Logger) wf.PythonRunner {
+	r, err := pyrun.New(pyrun.Config{Python: cfg.Python, Bwrap: cfg.Bwrap})
+	if err != nil {
+		log.Info("Python code nodes are off", "reason", err.Error())
+		return nil
+	}
+	return r
 }

@@ -78,6 +78,7 @@ func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Servi
 		Workflows: workflowapp.NewLoader(db.Workflows()),
 		History:   history,
 		Code:      code,
+		Python:    newPythonRunner(cfg, log),
 		Limits:    wf.Limits{CodeParallel: cfg.CodeParallel},
 	})
 	svc := workflowapp.New(workflowapp.Deps{Store: cache.workflows(db), Runs: db.WorkflowRuns(), Writer: db.WorkflowRuns(), Access: ident,

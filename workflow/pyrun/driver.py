@@ -1,0 +1,88 @@
+# The driver of a sandboxed Python worker: it sets its seccomp filter and
+# limits, waits for one job on stdin (a JSON object: op "run" with code and
+# params, or op "check" with code), runs it and writes one JSON answer to
+# stdout, then exits. The job's code cannot lift what was set before it.
+import asyncio, collections, os, datetime, decimal, functools, hashlib, io, itertools, json, math, random, re
+import resource, string, sys, time, typing, uuid, base64, statistics, traceback
+
+
+def seccomp(filter_hex):
+    """Installs the seccomp filter the runner built (see seccomp.go)."""
+    import ctypes
+    prog = bytes.fromhex(filter_hex)
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "no_new_privs")
+    fprog = SockFprog(len(prog) // 8, prog)
+    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "seccomp")
+
+
+def limit(mem, cpu):
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))  # no file writes
+    resource.setrlimit(resource.RLIMIT_NOFILE, (16, 16))
+
+
+class Args:
+    def __init__(self, params):
+        self.params = params
+
+
+def answer(out, obj):
+    out.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")  # one line: JSON escapes newlines
+    out.flush()
+
+
+def line_of(exc):
+    if isinstance(exc, SyntaxError):
+        return exc.lineno or 0
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename == "<code>":
+            return frame.lineno
+    return 0
+
+
+def run(job, out, logs):
+    scope = {"__name__": "__main__", "Args": Args, "Output": dict}
+    try:
+        code = compile(job["code"], "<code>", "exec")
+        if job.get("op") == "check":
+            return answer(out, {"ok": True})
+        exec(code, scope)
+    except BaseException as e:
+        return answer(out, {"error": "%s: %s" % (type(e).__name__, e), "line": line_of(e), "logs": logs.getvalue()})
+    main = scope.get("main")
+    if not callable(main):
+        return answer(out, {"error": "the code defines no function main(args)", "line": 0})
+    try:
+        result = main(Args(job.get("params") or {}))
+        if asyncio.iscoroutine(result):
+            result = asyncio.run(result)
+    except BaseException as e:
+        return answer(out, {"error": "%s: %s" % (type(e).__name__, e), "line": line_of(e), "logs": logs.getvalue()[-8192:]})
+    answer(out, {"result": result, "logs": logs.getvalue()[-8192:]})
+
+
+def main():
+    mem, cpu, filter_hex = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    out = sys.stdout
+    seccomp(filter_hex)  # before the job arrives: a run waits only for the job itself
+    limit(mem, cpu)
+    out.write("R")  # ready
+    out.flush()
+    job = json.loads(sys.stdin.readline())
+    logs = io.StringIO()
+    sys.stdout = sys.stderr = logs
+    sys.stdin = io.StringIO()
+    run(job, out, logs)
+    os._exit(0)  # no interpreter teardown: the answer is out
+
+
+main()

@@ -1,0 +1,116 @@
+// Package pyrun runs the Python of workflow code nodes: the host's python3
+// inside a bubblewrap sandbox (no network, no file system but the
+// read-only /usr it needs, no environment, a user of no rights in a
+// namespace of its own), with limits the kernel enforces: address space,
+// CPU time, no new processes or threads, no file writes, a wall-clock
+// timeout that kills the sandbox, a bound on what it prints. Each run gets
+// a fresh interpreter, taken warm from a pool that refills in the
+// background, so nothing leaks from one run to the next.
+package pyrun
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"time"
+)
+
+//go:embed driver.py
+var driver string
+
+// Limits bound one run.
+type Limits struct {
+	Timeout time.Duration // wall time (default 10s)
+	Memory  int64         // bytes of address space (default 512 MiB)
+	Output  int64         // bytes of answer and printed text (default 1 MiB)
+	// Warm is how many interpreters wait, started (default 2).
+	Warm int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.Timeout <= 0 {
+		l.Timeout = 10 * time.Second
+	}
+	if l.Memory <= 0 {
+		l.Memory = 512 << 20
+	}
+	if l.Output <= 0 {
+		l.Output = 1 << 20
+	}
+	if l.Warm <= 0 {
+		l.Warm = 2
+	}
+	return l
+}
+
+// Config names the programs: python3 (default /usr/bin/python3: the
+// sandbox holds /usr only) and bwrap (default: found in PATH).
+type Config struct {
+	Python, Bwrap string
+	Limits        Limits
+}
+
+// Errors of a run.
+var (
+	ErrTimeout     = errors.New("the Python code ran out of time")
+	ErrOutput      = errors.New("the Python code printed or returned too much")
+	ErrUnavailable = errors.New("Python code nodes need python3 and bubblewrap (bwrap) on the server: install them (Debian: apt-get install python3 bubblewrap) or set PERGOLA_PYTHON and PERGOLA_BWRAP")
+)
+
+// CodeError is an exception of the code, with the line it names (0 when
+// unknown).
+type CodeError struct {
+	Message string
+	Line    int
+}
+
+func (e *CodeError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Message)
+	}
+	return e.Message
+}
+
+// Runner runs Python code. It is safe for concurrent use.
+type Runner struct {
+	python, bwrap string
+	lim           Limits
+	warm          chan *worker
+}
+
+// New returns a runner, or ErrUnavailable when python3 or bwrap cannot be
+// found. A machine that cannot start the sandbox fails each run saying so.
+func New(cfg Config) (*Runner, error) {
+	r := &Runner{lim: cfg.Limits.withDefaults()}
+	var err error
+	if r.python, err = look(cfg.Python, "/usr/bin/python3"); err != nil {
+		return nil, ErrUnavailable
+	}
+	if r.bwrap, err = look(cfg.Bwrap, "bwrap"); err != nil {
+		return nil, ErrUnavailable
+	}
+	if filterHex() == "" {
+		return nil, fmt.Errorf("%w (no seccomp filter for %s)", ErrUnavailable, runtime.GOARCH)
+	}
+	r.warm = make(chan *worker, r.lim.Warm)
+	return r, nil // the first run starts the first sandboxes: the server's start-up does not wait for them
+}
+
+func look(configured, name string) (string, error) {
+	if configured != "" {
+		return exec.LookPath(configured)
+	}
+	return exec.LookPath(name)
+}
+
+// args is the sandbox's command line.
+func (r *Runner) args() []string {
+	return []string{r.bwrap, "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+		"--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent",
+		"--new-session", "--clearenv", "--uid", "65534", "--gid", "65534", "--chdir", "/",
+		r.python, "-I", "-S", "-B", "-c", driver,
+		strconv.FormatInt(r.lim.Memory, 10), strconv.Itoa(int(r.lim.Timeout.Seconds()) + 1), filterHex()}
+}
