@@ -65,7 +65,7 @@ func appFromRow(r *appRow) (*app.App, error) {
 	a := &app.App{ID: r.ID, WorkspaceID: r.WorkspaceID, CreatorID: r.CreatorID, Name: r.Name, Description: r.Description,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), Variables: make([]app.Variable, len(docs))}
 	for i, d := range docs {
-		a.Variables[i] = app.Variable{Name: d.Name, Type: d.Type, Default: numbers(d.Default), Description: d.Description}
+		a.Variables[i] = app.Variable{Name: d.Name, Type: d.Type, Default: app.Numbers(d.Default), Description: d.Description}
 	}
 	return a, nil
 }

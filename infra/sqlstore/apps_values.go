@@ -40,7 +40,7 @@ func (s *AppStore) Values(ctx context.Context, sc app.Scope) (map[string]any, er
 		if err := decodeJSON(r.Value, &v); err != nil {
 			return nil, fmt.Errorf("sqlstore: app value %s: %w", r.Name, err)
 		}
-		out[r.Name] = numbers(v)
+		out[r.Name] = app.Numbers(v)
 	}
 	return out, nil
 }
@@ -72,26 +72,4 @@ func (s *AppStore) SetValues(ctx context.Context, sc app.Scope, values map[strin
 		return fmt.Errorf("sqlstore: set app values: %w", err)
 	}
 	return nil
-}
-
-// numbers turns the json.Numbers of a decoded value into int64 (whole
-// numbers) or float64.
-func numbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case []any:
-		for i := range x {
-			x[i] = numbers(x[i])
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = numbers(x[k])
-		}
-	}
-	return v
 }

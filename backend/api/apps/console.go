@@ -83,27 +83,7 @@ func decodeValue(raw json.RawMessage) (any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	return numbers(v), nil
-}
-
-func numbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case []any:
-		for i := range x {
-			x[i] = numbers(x[i])
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = numbers(x[k])
-		}
-	}
-	return v
+	return domain.Numbers(v), nil
 }
 
 // List answers GET /api/apps?workspace_id.
