@@ -45,7 +45,7 @@ var hostile = map[string]string{
 // TestHostileCodeNodesKeepTheServerUp.
 func TestHostileScriptsBoundHostMemory(t *testing.T) {
 	const memory = 32 << 20
-	r := NewRunner(Limits{Timeout: 15 * time.Second, Memory: memory, Concurrency: 1})
+	r := NewRunner(Limits{Timeout: 60 * time.Second, Memory: memory, Concurrency: 1}) // the time limit also bounds the wait for the one slot: room for a loaded machine
 	progs := compileAll(t, hostile)
 	base := testenv.ResetPeakRSS(t)
 	var wg sync.WaitGroup
