@@ -40,7 +40,7 @@ func codeWorkflow(code string) string {
 	c, _ := json.Marshal(code)
 	return `{"nodes": [
     {"id": "start", "type": "start", "outputs": [{"name": "n", "type": "integer"}]},
-    {"id": "code", "type": "code", "config": {"code": ` + string(c) + `}, "settings": {"timeout_ms": 20000},
+    {"id": "code", "type": "code", "config": {"code": ` + string(c) + `}, "settings": {"timeout_ms": 90000},
      "inputs": {"n": {"ref": {"node": "start", "path": "n"}}}, "outputs": [{"name": "v", "type": "string"}]},
     {"id": "end", "type": "end", "inputs": {"v": {"ref": {"node": "code", "path": "v"}}}}],
   "edges": [{"from": "start", "to": "code"}, {"from": "code", "to": "end"}]}`
