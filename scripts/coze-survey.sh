@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Imports every Coze Studio canvas under a directory as POST
-# /api/workflows/import does (conversion, then the engine's validation)
-# and prints what became of each, with a summary. Coze Studio's own
+# /api/workflows/import does (conversion, then the engine's validation;
+# the workflows a canvas runs mapped to stand-ins as a manifest would) and
+# prints what became of each, with a summary by reason. Coze Studio's own
 # examples are in its repository, under
 # backend/domain/workflow/internal/canvas/examples; nothing of them is kept
 # in this repository.

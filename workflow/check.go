@@ -89,6 +89,8 @@ type checker struct {
 	// compiling is set when the definition is compiled rather than only
 	// validated: sub-workflows must then be resolved.
 	compiling bool
+	// coze: Coze's conversions; a typed input takes a value of any type.
+	coze bool
 }
 
 // nodeInfo is a checked node.

@@ -1,10 +1,12 @@
 package workflow
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"strconv"
+	"strings"
 
 	"github.com/pergola-ai/pergola/domain/errs"
 )
@@ -67,8 +69,18 @@ func coerceString(v any) (any, error) {
 	case bool:
 		return strconv.FormatBool(x), nil
 	}
-	b, err := json.Marshal(v)
-	return string(b), err
+	return jsonText(v)
+}
+
+// jsonText writes v as JSON as Coze does (sonic): <, > and & as they are.
+func jsonText(v any) (string, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(buf.String(), "\n"), nil
 }
 
 func coerceInteger(v any) (any, error) {
@@ -103,6 +115,9 @@ func coerceObject(s Schema, v any, path string, warn func(string)) (any, error) 
 	m, ok := v.(map[string]any)
 	if str, isText := v.(string); isText {
 		parsed, err := decodeValue([]byte(str))
+		if err == nil && parsed == nil { // JSON null: null, as Coze
+			return nil, nil
+		}
 		if m, ok = parsed.(map[string]any); err != nil || !ok {
 			return nil, fmt.Errorf("%s is not a JSON object", preview(v, 40))
 		}
@@ -124,6 +139,9 @@ func coerceArray(s Schema, v any, path string, warn func(string)) (any, error) {
 	a, ok := v.([]any)
 	if str, isText := v.(string); isText {
 		parsed, err := decodeValue([]byte(str))
+		if err == nil && parsed == nil { // JSON null: null, as Coze
+			return nil, nil
+		}
 		if a, ok = parsed.([]any); err != nil || !ok {
 			return []any{}, fmt.Errorf("%s is not a JSON array", preview(v, 40))
 		}
@@ -163,6 +181,7 @@ func (c *Compiled) runParams(got map[string]any) (map[string]any, []string, erro
 		}
 		out[p.Name] = coerce(p.Schema, v, p.Name, func(w string) { warnings = append(warnings, "warning: "+w) })
 	}
+	withCozeDefaults(c.params, out)
 	return out, warnings, nil
 }
 

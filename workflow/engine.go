@@ -166,6 +166,7 @@ func (e *Engine) check(ctx context.Context, def *Definition, opts CompileOptions
 		c.fail("definition", "is required")
 		return nil, c.err()
 	}
+	c.coze = def.Compat == CompatCoze
 	g := c.checkGraph(def, nil, nil)
 	return g, c.err()
 }

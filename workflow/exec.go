@@ -50,7 +50,7 @@ func (f *frame) exec(ctx context.Context, pn *planNode) (map[string]any, error) 
 	if rc.in.Events != nil {
 		rc.emit(Event{Kind: EventNodeStarted, NodeID: pn.id, Type: pn.typ, Title: pn.title})
 	}
-	in, err := f.resolveInputs(ctx, pn)
+	in, inWarns, err := f.resolveInputs(ctx, pn)
 	rec.Inputs = in
 	var out map[string]any
 	var x *nodeCtx
@@ -64,6 +64,7 @@ func (f *frame) exec(ctx context.Context, pn *planNode) (map[string]any, error) 
 	if x != nil {
 		rec.Usage, rec.Logs = x.usage, x.logs
 	}
+	rec.Logs = joinLogs(inWarns, rec.Logs)
 	if err != nil && rc.interrupted() != nil {
 		return f.stop(ctx, pn, rec, err)
 	}

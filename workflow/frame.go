@@ -184,25 +184,27 @@ func (f *frame) ownerValue(path []string) any {
 }
 
 // resolveInputs computes a node's inputs and checks their declared types.
-func (f *frame) resolveInputs(ctx context.Context, pn *planNode) (map[string]any, error) {
+// With Coze's conversions, what cannot be converted is null and a warning.
+func (f *frame) resolveInputs(ctx context.Context, pn *planNode) (map[string]any, []string, error) {
 	in := make(map[string]any, len(pn.inputs))
+	var warns []string
 	for i := range pn.inputs {
 		b := &pn.inputs[i]
-		v, err := f.resolveInput(ctx, b)
+		v, err := f.resolveInput(ctx, b, &warns)
 		if err != nil {
-			return in, fmt.Errorf("input %s: %w", b.name, err)
+			return in, warns, fmt.Errorf("input %s: %w", b.name, err)
 		}
 		if b.want.Type != TypeAny {
-			if v, err = conform(b.want, v, false); err != nil {
-				return in, fmt.Errorf("input %s: %w", b.name, err)
+			if v, err = f.typedInput(b.want, v, b.name, &warns); err != nil {
+				return in, warns, fmt.Errorf("input %s: %w", b.name, err)
 			}
 		}
 		in[b.name] = v
 	}
-	return in, nil
+	return in, warns, nil
 }
 
-func (f *frame) resolveInput(ctx context.Context, b *boundInput) (any, error) {
+func (f *frame) resolveInput(ctx context.Context, b *boundInput, warns *[]string) (any, error) {
 	switch b.kind {
 	case inLiteral:
 		return b.value, nil
@@ -211,7 +213,7 @@ func (f *frame) resolveInput(ctx context.Context, b *boundInput) (any, error) {
 	case inVariable:
 		return f.run.variable(ctx, b.variable)
 	case inObject:
-		return f.resolveObject(ctx, b.fields)
+		return f.resolveObject(ctx, b.fields, warns)
 	}
 	var buf []byte
 	for _, p := range b.pieces {
@@ -261,15 +263,15 @@ func idText(id int64) string {
 }
 
 // resolveObject assembles an object input from its fields.
-func (f *frame) resolveObject(ctx context.Context, fields []boundInput) (map[string]any, error) {
+func (f *frame) resolveObject(ctx context.Context, fields []boundInput, warns *[]string) (map[string]any, error) {
 	out := make(map[string]any, len(fields))
 	for i := range fields {
-		v, err := f.resolveInput(ctx, &fields[i])
+		v, err := f.resolveInput(ctx, &fields[i], warns)
 		if err != nil {
 			return nil, err
 		}
 		if fields[i].want.Type != TypeAny && fields[i].want.Type != "" {
-			if v, err = conform(fields[i].want, v, false); err != nil {
+			if v, err = f.typedInput(fields[i].want, v, fields[i].name, warns); err != nil {
 				return nil, fmt.Errorf("field %s: %w", fields[i].name, err)
 			}
 		}

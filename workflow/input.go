@@ -17,7 +17,8 @@ import (
 //
 // Type optionally declares what the node expects; a reference of another
 // type is reported by validation, and a value of another type at run time
-// fails the node.
+// fails the node. With compat coze, values are converted to it instead
+// (coerce.go).
 type Input struct {
 	Schema
 	Value    any     `json:"-"`

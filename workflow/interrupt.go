@@ -49,6 +49,9 @@ type Interrupt struct {
 	AllowOther bool     `json:"allow_other,omitempty"`
 	// Fields are the form of an input node; the answer is a JSON object.
 	Fields []Param `json:"fields,omitempty"`
+	// Coze marks a workflow run with Coze's conversions: a form's answer
+	// is converted to the fields' types, not checked against them.
+	Coze bool `json:"coze,omitempty"`
 }
 
 // CheckAnswer checks an answer before a run resumes with it: an option
@@ -57,6 +60,9 @@ type Interrupt struct {
 // resume_data.
 func (in *Interrupt) CheckAnswer(answer string) error {
 	switch {
+	case in.Kind == InterruptInput && in.Coze:
+		_, err := cozeFormValues(in.Fields, answer)
+		return err
 	case in.Kind == InterruptInput:
 		_, err := formValues(in.Fields, answer)
 		return err

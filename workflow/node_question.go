@@ -133,10 +133,14 @@ func (formKind) check(c *checker, n *Node) *nodeSpec {
 		answer, ok := x.rc.answer(key)
 		if !ok {
 			x.rc.interrupt(&Interrupt{Key: key, NodeID: x.pn.id, Type: x.pn.typ, Title: x.pn.title, Kind: InterruptInput,
-				Question: cfg.Prompt, Fields: fields})
+				Question: cfg.Prompt, Fields: fields, Coze: x.rc.coze})
 			return nil, errInterrupted
 		}
-		out, err := formValues(fields, answer)
+		read := formValues
+		if x.rc.coze {
+			read = cozeFormValues
+		}
+		out, err := read(fields, answer)
 		if err != nil {
 			return nil, permanent(err)
 		}

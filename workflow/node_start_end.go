@@ -22,7 +22,9 @@ func (startKind) check(c *checker, n *Node) *nodeSpec {
 	var cfg startConfig
 	c.decodeConfig(n, &cfg)
 	c.noInputs(n)
-	c.checkParams(nodeField(n, "outputs"), n.Outputs)
+	if c.checkParams(nodeField(n, "outputs"), n.Outputs) {
+		c.checkDefaults(nodeField(n, "outputs"), n.Outputs)
+	}
 	return &nodeSpec{outputs: n.Outputs, runner: runFunc(func(_ context.Context, x *nodeCtx, _ map[string]any) (map[string]any, error) {
 		if x.f.parent == nil && x.f.path == "" {
 			x.logs = strings.Join(x.rc.paramWarnings, "\n")

@@ -126,10 +126,11 @@ func runSub(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any,
 	if sub == nil {
 		return nil, permanent(errors.New("the sub-workflow was not loaded"))
 	}
-	params, err := conformParams(sub.params, in)
+	params, warns, err := sub.runParams(in)
 	if err != nil {
 		return nil, permanent(err)
 	}
+	x.logs = joinLogs(warns, x.logs)
 	fr := x.rc.newFrame(sub.plan, nil, joinPath(x.f.path, x.pn.id), -1)
 	fr.params, fr.key = params, x.f.nodeKey(x.pn)
 	if err := sub.plan.invoke(ctx, fr); err != nil {

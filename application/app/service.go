@@ -80,11 +80,21 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, id int64, in
 	})
 }
 
-// Delete removes the app and the values of its variables.
+// Delete removes the app and the values of its variables. It needs the
+// app's creator or an admin of its workspace (errs.ErrForbidden).
 func (s *Service) Delete(ctx context.Context, p identity.Principal, id int64) error {
 	a, err := s.reach(ctx, p, id)
 	if err != nil {
 		return err
+	}
+	if a.CreatorID != p.UserID {
+		_, err := s.access.Authorize(ctx, p, a.WorkspaceID, identity.RoleAdmin)
+		if errors.Is(err, errs.ErrForbidden) {
+			return errs.Forbidden("only the app's creator or an admin of workspace %d may delete app %d", a.WorkspaceID, id)
+		}
+		if err != nil {
+			return err
+		}
 	}
 	return s.apps.DeleteApp(ctx, a.WorkspaceID, id)
 }
@@ -114,31 +124,4 @@ func (s *Service) reach(ctx context.Context, p identity.Principal, id int64) (*a
 		return nil, errs.NotFound("app", strconv.FormatInt(id, 10))
 	}
 	return a, err
-}
-
-// Declare adds to the app the variables of names it does not declare yet,
-// of the types given (string when none is), with no default: what an
-// imported workflow reads and assigns. It returns the names added.
-func (s *Service) Declare(ctx context.Context, p identity.Principal, id int64, names []string, types map[string]string) ([]string, error) {
-	a, err := s.reach(ctx, p, id)
-	if err != nil {
-		return nil, err
-	}
-	var added []string
-	_, err = s.apps.UpdateApp(ctx, a.WorkspaceID, id, func(a *app.App) error {
-		added = nil
-		for _, name := range names {
-			if _, ok := a.Find(name); ok {
-				continue
-			}
-			typ := types[name]
-			if typ == "" {
-				typ = app.TypeString
-			}
-			a.Variables = append(a.Variables, app.Variable{Name: name, Type: typ, Description: "declared by an import from Coze Studio"})
-			added = append(added, name)
-		}
-		return a.Validate()
-	})
-	return added, err
 }

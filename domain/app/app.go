@@ -51,7 +51,7 @@ type App struct {
 type Variable struct {
 	Name        string
 	Type        string
-	Default     any // a value of Type; nil when there is none
+	Default     any // a value of Type; nil when there is none (see Resolve)
 	Description string
 }
 
@@ -104,16 +104,35 @@ func (a *App) Find(name string) (Variable, bool) {
 }
 
 // Resolve returns every variable with its value for a scope: the stored
-// one when there is one, the default otherwise.
+// one when there is one, else the default, else as Coze the zero value of
+// its type ("", 0, false; null for an object or array).
 func (a *App) Resolve(stored map[string]any) map[string]any {
 	out := make(map[string]any, len(a.Variables))
 	for _, v := range a.Variables {
 		out[v.Name] = v.Default
+		if v.Default == nil {
+			out[v.Name] = zero(v.Type)
+		}
 		if s, ok := stored[v.Name]; ok {
 			out[v.Name] = s
 		}
 	}
 	return out
+}
+
+// zero is the value of a variable of type typ that has none.
+func zero(typ string) any {
+	switch typ {
+	case TypeString:
+		return ""
+	case TypeInteger:
+		return int64(0)
+	case TypeNumber:
+		return float64(0)
+	case TypeBoolean:
+		return false
+	}
+	return nil
 }
 
 // Store keeps apps and the values of their variables. Writes act only
@@ -130,6 +149,9 @@ type Store interface {
 	Values(ctx context.Context, s Scope) (map[string]any, error)
 	// SetValues inserts or replaces values of a scope, atomically.
 	SetValues(ctx context.Context, s Scope, values map[string]any) error
+	// DeleteValues removes the named values of a scope (every one when
+	// names is empty), so that they read as their defaults again.
+	DeleteValues(ctx context.Context, s Scope, names []string) error
 }
 
 // Conversations keeps the names of end users' conversations in an app.

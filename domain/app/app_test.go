@@ -32,3 +32,15 @@ func TestResolveTakesStoredValuesOfDeclaredVariables(t *testing.T) {
 		t.Fatalf("Resolve = %v", got)
 	}
 }
+
+// TestResolveZeroValues: a variable with neither a value nor a default
+// reads as Coze's zero value of its type.
+func TestResolveZeroValues(t *testing.T) {
+	a := &App{Variables: []Variable{{Name: "s", Type: TypeString}, {Name: "i", Type: TypeInteger}, {Name: "n", Type: TypeNumber},
+		{Name: "b", Type: TypeBoolean}, {Name: "o", Type: TypeObject}, {Name: "l", Type: TypeArray}, {Name: "d", Type: TypeBoolean, Default: true}}}
+	got := a.Resolve(map[string]any{"l": []any{"x"}})
+	if got["s"] != "" || got["i"] != int64(0) || got["n"] != float64(0) || got["b"] != false || got["o"] != nil || got["d"] != true ||
+		len(got["l"].([]any)) != 1 || len(got) != 7 {
+		t.Fatalf("Resolve = %#v", got)
+	}
+}

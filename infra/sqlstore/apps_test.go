@@ -72,6 +72,22 @@ func testAppStore(t *testing.T, db *DB) {
 		wantErr(t, store.SetValues(ctx, app.Scope{AppID: 999, UserID: "ann"}, map[string]any{"x": 1}), errs.ErrNotFound, "app 999 not found")
 	})
 
+	t.Run("deleting values names them, within the scope", func(t *testing.T) {
+		ann, bo := app.Scope{AppID: shop.ID, ConnectorID: "api", UserID: "ann"}, app.Scope{AppID: shop.ID, ConnectorID: "api", UserID: "bo"}
+		mustNot(t, store.SetValues(ctx, bo, map[string]any{"visits": int64(9)}))
+		mustNot(t, store.DeleteValues(ctx, ann, []string{"visits", "unknown"}))
+		if got, _ := store.Values(ctx, ann); len(got) != 2 || got["visits"] != nil {
+			t.Fatalf("ann after deleting visits: %v", got)
+		}
+		mustNot(t, store.DeleteValues(ctx, ann, nil))
+		if got, _ := store.Values(ctx, ann); len(got) != 0 {
+			t.Fatalf("ann after deleting all: %v", got)
+		}
+		if got, _ := store.Values(ctx, bo); got["visits"] != int64(9) {
+			t.Fatalf("bo's values went too: %v", got)
+		}
+	})
+
 	t.Run("delete removes the app and its values", func(t *testing.T) {
 		wantErr(t, store.DeleteApp(ctx, wsB.ID, shop.ID), errs.ErrNotFound, "not found")
 		mustNot(t, store.DeleteApp(ctx, wsA.ID, shop.ID))

@@ -73,3 +73,15 @@ func (s *AppStore) SetValues(ctx context.Context, sc app.Scope, values map[strin
 	}
 	return nil
 }
+
+// DeleteValues removes the named values of a scope, or all of them.
+func (s *AppStore) DeleteValues(ctx context.Context, sc app.Scope, names []string) error {
+	q := s.db.gorm.WithContext(ctx).Where("app_id = ? AND connector_id = ? AND user_id = ?", sc.AppID, sc.ConnectorID, sc.UserID)
+	if len(names) > 0 {
+		q = q.Where("name IN ?", names)
+	}
+	if err := q.Delete(&appValueRow{}).Error; err != nil {
+		return fmt.Errorf("sqlstore: delete app values: %w", err)
+	}
+	return nil
+}

@@ -1,14 +1,19 @@
-// Command cozesurvey imports every Coze Studio canvas (*.json) under a
-// directory the way POST /api/workflows/import does, converting it and
-// validating the result with the workflow engine (sub-workflows, plugins
-// and tables are not resolved: those a user maps at import), and prints
-// what became of each canvas and a summary by reason.
+// Command cozesurvey imports every Coze Studio canvas (*.json, *.flow)
+// under a directory the way POST /api/workflows/import does: it converts
+// the canvas and validates the result with the workflow engine, Python
+// enabled when this machine can run it. The workflows a canvas runs
+// (sub-workflow nodes, workflow skills) are mapped as a manifest would
+// map them (mappings.workflows): canvases of the directory that declare
+// their Coze id (a .flow export) by that id, any other id to a stand-in
+// published workflow. Plugins and tables keep their Coze ids, as an import
+// without plugin or table mappings does. It prints what became of each
+// canvas (imported, or refused with each node's id, type and reason) and
+// the number of canvases per reason.
 //
 //	go run ./scripts/cozesurvey DIR
 package main
 
 import (
-	"context"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -18,7 +23,7 @@ import (
 	"strings"
 
 	"github.com/pergola-ai/pergola/workflow"
-	"github.com/pergola-ai/pergola/workflow/cozeimport"
+	"github.com/pergola-ai/pergola/workflow/pyrun"
 )
 
 func main() {
@@ -26,59 +31,64 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: cozesurvey DIR")
 		os.Exit(2)
 	}
-	files, err := canvases(os.Args[1])
+	dir := os.Args[1]
+	files, err := canvases(dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	eng := workflow.New(workflow.Config{})
-	reasons := map[string]int{}
+	cfg := workflow.Config{}
+	if py, err := pyrun.New(pyrun.Config{}); err == nil {
+		cfg.Python = py
+	} else {
+		fmt.Printf("Python code nodes are off on this machine (%v): canvases with them count as refused\n\n", err)
+	}
+	s := &surveyor{eng: workflow.New(cfg), flagged: map[string]int{}}
+	byReason := map[string]int{}
 	imported := 0
 	for _, f := range files {
-		outcome, reason := survey(eng, f)
-		rel, _ := filepath.Rel(os.Args[1], f)
-		fmt.Printf("%-9s %s%s\n", outcome, rel, reason)
-		if outcome == "imported" {
+		rel, _ := filepath.Rel(dir, f)
+		reasons := s.survey(f)
+		if len(reasons) == 0 {
 			imported++
-		} else {
-			reasons[outcome]++
+			fmt.Printf("imported  %s\n", rel)
+			continue
+		}
+		fmt.Printf("refused   %s\n", rel)
+		seen := map[string]bool{}
+		for _, r := range reasons {
+			fmt.Printf("          %s\n", r.text)
+			if !seen[r.group] {
+				seen[r.group] = true
+				byReason[r.group]++
+			}
 		}
 	}
 	fmt.Printf("\n%d of %d canvases import\n", imported, len(files))
-	for _, k := range slices.Sorted(maps.Keys(reasons)) {
-		fmt.Printf("%4d %s\n", reasons[k], k)
+	fmt.Printf("%d workflow ids mapped to stand-in published workflows\n", len(s.standIns))
+	if len(byReason) > 0 {
+		fmt.Println("\ncanvases refused, by reason:")
+	}
+	for _, k := range slices.Sorted(maps.Keys(byReason)) {
+		fmt.Printf("%4d  %s\n", byReason[k], k)
+	}
+	if len(s.flagged) > 0 {
+		fmt.Println("\nnodes imported with something to look at (the report's needs_conversion), by reason:")
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.flagged)) {
+		fmt.Printf("%4d  %s\n", s.flagged[k], k)
 	}
 }
 
-// canvases lists the JSON files under dir, sorted.
+// canvases lists the canvas files under dir, sorted.
 func canvases(dir string) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".flow")) {
 			out = append(out, p)
 		}
 		return err
 	})
 	slices.Sort(out)
 	return out, err
-}
-
-// survey imports one canvas: imported, refused (unsupported nodes),
-// malformed (the converter's error) or invalid (the engine's).
-func survey(eng *workflow.Engine, path string) (string, string) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "unreadable", ": " + err.Error()
-	}
-	res, err := cozeimport.Convert(b, cozeimport.Options{DefaultModelID: "fake"})
-	if err != nil {
-		return "malformed", ": " + err.Error()
-	}
-	if len(res.Report.Unsupported) > 0 {
-		return "refused", ": " + res.Report.UnsupportedText()
-	}
-	if err := eng.Validate(context.Background(), res.Definition, workflow.CompileOptions{}); err != nil {
-		return "invalid", ": " + err.Error()
-	}
-	return "imported", ""
 }

@@ -34,9 +34,16 @@ type Options struct {
 	Tables map[string]int64
 	// Workflows maps a Coze workflow id to a published Pergola workflow.
 	Workflows map[string]WorkflowRef
+	// RequireWorkflowMappings makes a sub-workflow node whose Coze
+	// workflow is not in Workflows unsupported; without it the id is kept
+	// and the node reported as needing conversion.
+	RequireWorkflowMappings bool
 	// AllowPartial converts a canvas with unsupported nodes: each becomes
 	// a code node that fails, naming the Coze node, if the run reaches it.
 	AllowPartial bool
+	// InApp imports the workflow into an app: Coze's user variables
+	// become app variables, as Coze keeps them per app (variables.go).
+	InApp bool
 }
 
 // WorkflowRef is a published version of a Pergola workflow.
@@ -104,7 +111,8 @@ func Convert(data []byte, opts Options) (*Result, error) {
 	return &Result{Definition: def, Report: c.report, AppVariables: c.appVars, AppVariableTypes: c.appTypes}, nil
 }
 
-// readCanvas decodes a canvas given as an object or as a JSON string.
+// readCanvas decodes a canvas given as an object, as a JSON string, or as
+// the .flow file Coze Studio's editor exports (which holds the canvas).
 func readCanvas(data []byte) (*canvas, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) > 0 && data[0] == '"' {
@@ -114,6 +122,7 @@ func readCanvas(data []byte) (*canvas, error) {
 		}
 		data = []byte(s)
 	}
+	data, _ = canvasOf(data)
 	var cv canvas
 	if err := json.Unmarshal(data, &cv); err != nil {
 		return nil, errs.Invalid("canvas", "is not a Coze Studio canvas: %v", err)
@@ -142,6 +151,8 @@ type converter struct {
 	// the types of those it reads.
 	appVars  []string
 	appTypes map[string]string
+	// varSources maps an app variable to the Coze source naming it.
+	varSources map[string]string
 }
 
 func (c *converter) index(nodes []*cozeNode, parent *cozeNode) {

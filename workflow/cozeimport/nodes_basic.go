@@ -112,25 +112,6 @@ func (nc *nodeConv) pluginID(coze string) int64 {
 	return id
 }
 
-// convertSubWorkflow runs a mapped Pergola workflow.
-func convertSubWorkflow(nc *nodeConv) error {
-	if err := nc.inputParams(); err != nil {
-		return err
-	}
-	outs, err := nc.declaredOutputs()
-	if err != nil {
-		return err
-	}
-	nc.node.Outputs = outs
-	ref, ok := nc.c.opts.Workflows[string(nc.in.WorkflowID)]
-	if !ok {
-		nc.flag("workflow %s is a Coze Studio workflow: import it and map it to a published Pergola workflow", nc.in.WorkflowID)
-		ref.ID, _ = strconv.ParseInt(string(nc.in.WorkflowID), 10, 64)
-		ref.Version = 1
-	}
-	return nc.config(map[string]int64{"workflow_id": ref.ID, "version": ref.Version})
-}
-
 // paramText returns the literal text of the param named name.
 func paramText(params []*cozeParam, name string) (string, bool) {
 	p := findParam(params, name)

@@ -151,24 +151,20 @@ func (nc *nodeConv) assignments(varName func(r blockRef, field string) (string, 
 	return nil
 }
 
-// convertAssigner stores user (bot) and app variables.
+// convertAssigner stores user and app variables (see variables.go).
 func convertAssigner(nc *nodeConv) error {
 	var app []string
 	err := nc.assignments(func(r blockRef, field string) (string, error) {
-		switch {
-		case len(r.Path) == 0:
-			return "", errs.Invalid(nc.at+"."+field, "names no variable (path is empty)")
-		case r.Source == "global_variable_app":
-			nc.c.appVariable(r.Path[0])
-			app = append(app, r.Path[0])
-		case r.Source != "global_variable_user":
-			return "", unsupported("%s assigns a %s variable; Pergola assigns app and bot (user) variables", field, r.Source)
+		name, isApp, err := nc.assignedVariable(r, field)
+		if isApp {
+			app = append(app, name)
 		}
-		return r.Path[0], nil
+		return name, err
 	})
 	if err != nil || len(app) == 0 {
 		return err
 	}
+	nc.assignedTypes()
 	return nc.config(map[string]any{"app": app})
 }
 

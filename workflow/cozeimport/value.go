@@ -21,16 +21,6 @@ func unsupported(format string, args ...any) error {
 	return &unsupportedError{reason: fmt.Sprintf(format, args...)}
 }
 
-// sysVariables are the run values a Coze system variable may name.
-func sysVariable(name string) (string, bool) {
-	rest := strings.TrimPrefix(name, "sys_")
-	switch rest {
-	case "user_id", "bot_id", "workflow_id", "execute_id", "connector_id":
-		return "sys." + rest, true
-	}
-	return "", false
-}
-
 var indexPattern = regexp.MustCompile(`\[(\d+)\]`)
 
 // dotted turns a Coze path ("items[0].name") into a DSL path ("items.0.name").
@@ -52,8 +42,8 @@ func (nc *nodeConv) input(b *blockInput, field string) (workflow.Input, error) {
 			return workflow.Input{}, errs.Invalid(nc.at+"."+field, "is not a reference: %v", err)
 		}
 		in, err := nc.ref(r, field)
-		if err == nil && r.Source == "global_variable_app" {
-			nc.c.appVariableType(r.Path[0], b.Type)
+		if name, ok := strings.CutPrefix(in.Variable, "app."); ok && err == nil {
+			nc.c.appVariableType(name, b.Type)
 		}
 		return in, err
 	case "object_ref":
@@ -113,25 +103,8 @@ func (nc *nodeConv) ref(r blockRef, field string) (workflow.Input, error) {
 		}
 		node, path := nc.c.outputRef(nc.n, r.BlockID, dotted(r.Name))
 		return workflow.RefTo(node, path), nil
-	case "global_variable_user":
-		if len(r.Path) == 0 {
-			return workflow.Input{}, errs.Invalid(nc.at+"."+field, "names no variable (path is empty)")
-		}
-		return workflow.VariableInput(r.Path[0]), nil
-	case "global_variable_system":
-		if len(r.Path) > 0 {
-			if v, ok := sysVariable(r.Path[0]); ok {
-				return workflow.VariableInput(v), nil
-			}
-			return workflow.Input{}, unsupported("%s reads system variable %q, which Pergola does not have", field, r.Path[0])
-		}
-		return workflow.Input{}, errs.Invalid(nc.at+"."+field, "names no variable (path is empty)")
-	case "global_variable_app":
-		if len(r.Path) == 0 {
-			return workflow.Input{}, errs.Invalid(nc.at+"."+field, "names no variable (path is empty)")
-		}
-		nc.c.appVariable(r.Path[0])
-		return workflow.VariableInput("app." + r.Path[0]), nil
+	case sourceUser, sourceSystem, sourceApp:
+		return nc.globalRef(r, field)
 	}
 	return workflow.Input{}, errs.Invalid(nc.at+"."+field, "has an unknown reference source %q", r.Source)
 }

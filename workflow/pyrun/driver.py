@@ -30,13 +30,63 @@ def limit(mem, cpu):
     resource.setrlimit(resource.RLIMIT_NOFILE, (16, 16))
 
 
+REFUSED = ("os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "subprocess.",
+           "pty.", "ctypes.", "socket.", "os.chroot", "os.setxattr", "shutil.")
+READABLE = ("/usr/", "/dev/null/", "/dev/urandom/")
+
+
+def audit(event, args):
+    """Refuses, in Python, what the sandbox stops in the kernel anyway: a
+    second layer with a clearer message."""
+    if event == "open":
+        path, mode, flags = args
+        writes = (mode and any(c in mode for c in "wax+")) or (flags or 0) & (os.O_WRONLY | os.O_RDWR | os.O_CREAT)
+        if isinstance(path, int):
+            return
+        name = os.path.normpath(os.fsdecode(path))
+        if writes or not (name + "/").startswith(READABLE):
+            raise PermissionError("code nodes cannot %s %s" % ("write" if writes else "read", name))
+    elif event == "socket.__new__" and args[1] == 1:  # AF_UNIX: asyncio's socketpair
+        return
+    elif event.startswith(REFUSED):
+        raise PermissionError("code nodes cannot use %s" % event)
+
+
+class Logs(io.TextIOBase):
+    """What the code prints: the first LOGS characters, then a count of the
+    rest, so that printing in a loop cannot fill the memory."""
+    LOGS = 8192
+
+    def __init__(self):
+        self.parts, self.kept, self.dropped = [], 0, 0
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        room = self.LOGS - self.kept
+        if room > 0:
+            self.parts.append(s[:room])
+            self.kept += min(room, len(s))
+        self.dropped += max(0, len(s) - max(room, 0))
+        return len(s)
+
+    def getvalue(self):
+        more = "\n... (%d more characters not kept)\n" % self.dropped if self.dropped else ""
+        return "".join(self.parts) + more
+
+
 class Args:
     def __init__(self, params):
         self.params = params
 
 
 def answer(out, obj):
-    out.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")  # one line: JSON escapes newlines
+    try:  # one line: JSON escapes newlines; NaN and infinities are not JSON
+        text = json.dumps(obj, ensure_ascii=False, default=str, allow_nan=False)
+    except (ValueError, RecursionError) as e:
+        text = json.dumps({"error": "main returned a value JSON cannot hold: %s" % e, "logs": obj.get("logs", "")})
+    out.write(text + "\n")
     out.flush()
 
 
@@ -66,19 +116,21 @@ def run(job, out, logs):
         if asyncio.iscoroutine(result):
             result = asyncio.run(result)
     except BaseException as e:
-        return answer(out, {"error": "%s: %s" % (type(e).__name__, e), "line": line_of(e), "logs": logs.getvalue()[-8192:]})
-    answer(out, {"result": result, "logs": logs.getvalue()[-8192:]})
+        return answer(out, {"error": "%s: %s" % (type(e).__name__, e), "line": line_of(e), "logs": logs.getvalue()})
+    answer(out, {"result": result, "logs": logs.getvalue()})
 
 
 def main():
-    mem, cpu, filter_hex = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    mem, cpu, filter_hex, hook = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4] == "audit"
     out = sys.stdout
     seccomp(filter_hex)  # before the job arrives: a run waits only for the job itself
     limit(mem, cpu)
+    if hook:
+        sys.addaudithook(audit)
     out.write("R")  # ready
     out.flush()
     job = json.loads(sys.stdin.readline())
-    logs = io.StringIO()
+    logs = Logs()
     sys.stdout = sys.stderr = logs
     sys.stdin = io.StringIO()
     run(job, out, logs)

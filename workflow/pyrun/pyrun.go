@@ -12,9 +12,12 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -28,6 +31,9 @@ type Limits struct {
 	Output  int64         // bytes of answer and printed text (default 1 MiB)
 	// Warm is how many interpreters wait, started (default 2).
 	Warm int
+	// Parallel is how many sandboxes run at once (default GOMAXPROCS);
+	// the other runs wait their turn, at most their time limit.
+	Parallel int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -43,6 +49,9 @@ func (l Limits) withDefaults() Limits {
 	if l.Warm <= 0 {
 		l.Warm = 2
 	}
+	if l.Parallel <= 0 {
+		l.Parallel = runtime.GOMAXPROCS(0)
+	}
 	return l
 }
 
@@ -51,6 +60,7 @@ func (l Limits) withDefaults() Limits {
 type Config struct {
 	Python, Bwrap string
 	Limits        Limits
+	Log           *slog.Logger // nil: slog.Default()
 }
 
 // Errors of a run.
@@ -78,13 +88,19 @@ func (e *CodeError) Error() string {
 type Runner struct {
 	python, bwrap string
 	lim           Limits
-	warm          chan *worker
+	pool          *pool
+	checked       *checks
+	log           *slog.Logger
+	noAudit       bool // tests: the kernel's limits alone, without the Python audit hook
 }
 
 // New returns a runner, or ErrUnavailable when python3 or bwrap cannot be
 // found. A machine that cannot start the sandbox fails each run saying so.
 func New(cfg Config) (*Runner, error) {
-	r := &Runner{lim: cfg.Limits.withDefaults()}
+	r := &Runner{lim: cfg.Limits.withDefaults(), log: cfg.Log}
+	if r.log == nil {
+		r.log = slog.Default()
+	}
 	var err error
 	if r.python, err = look(cfg.Python, "/usr/bin/python3"); err != nil {
 		return nil, ErrUnavailable
@@ -92,10 +108,17 @@ func New(cfg Config) (*Runner, error) {
 	if r.bwrap, err = look(cfg.Bwrap, "bwrap"); err != nil {
 		return nil, ErrUnavailable
 	}
+	if real, err := filepath.EvalSymlinks(r.python); err == nil {
+		r.python = real // /bin/python3 is /usr/bin/python3.11 where /bin links to /usr/bin
+	}
+	if !strings.HasPrefix(r.python, "/usr/") {
+		return nil, fmt.Errorf("%w (%s is not under /usr, the only tree the sandbox mounts)", ErrUnavailable, r.python)
+	}
 	if filterHex() == "" {
 		return nil, fmt.Errorf("%w (no seccomp filter for %s)", ErrUnavailable, runtime.GOARCH)
 	}
-	r.warm = make(chan *worker, r.lim.Warm)
+	r.pool = newPool(r.lim)
+	r.checked = &checks{max: 1024, m: map[[32]byte]error{}}
 	return r, nil // the first run starts the first sandboxes: the server's start-up does not wait for them
 }
 
@@ -112,5 +135,12 @@ func (r *Runner) args() []string {
 		"--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent",
 		"--new-session", "--clearenv", "--uid", "65534", "--gid", "65534", "--chdir", "/",
 		r.python, "-I", "-S", "-B", "-c", driver,
-		strconv.FormatInt(r.lim.Memory, 10), strconv.Itoa(int(r.lim.Timeout.Seconds()) + 1), filterHex()}
+		strconv.FormatInt(r.lim.Memory, 10), strconv.Itoa(int(r.lim.Timeout.Seconds()) + 1), filterHex(), r.hook()}
+}
+
+func (r *Runner) hook() string {
+	if r.noAudit {
+		return "none"
+	}
+	return "audit"
 }

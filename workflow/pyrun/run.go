@@ -2,6 +2,8 @@ package pyrun
 
 import (
 	"context"
+	"crypto/sha256"
+	"sync"
 	"time"
 )
 
@@ -29,14 +31,44 @@ func (r *Runner) Run(ctx context.Context, code string, params map[string]any, ti
 }
 
 // Check compiles code in a sandbox: a *CodeError names a syntax error's
-// line.
+// line. Answers are remembered (a bounded number), so that validating
+// the same code again, as each compile of a workflow does, starts no
+// sandbox.
 func (r *Runner) Check(ctx context.Context, code string) error {
-	a, err := r.do(ctx, map[string]any{"op": "check", "code": code}, r.lim.Timeout)
-	if err != nil {
+	key := sha256.Sum256([]byte(code))
+	if err, ok := r.checked.get(key); ok {
 		return err
 	}
-	if a.Error != "" {
-		return &CodeError{Message: a.Error, Line: a.Line}
+	a, err := r.do(ctx, map[string]any{"op": "check", "code": code}, r.lim.Timeout)
+	if err != nil {
+		return err // not remembered: the sandbox failed, not the code
 	}
-	return nil
+	if a.Error != "" {
+		err = &CodeError{Message: a.Error, Line: a.Line}
+	}
+	r.checked.put(key, err)
+	return err
+}
+
+// checks remembers the answers of Check.
+type checks struct {
+	mu  sync.Mutex
+	max int
+	m   map[[32]byte]error
+}
+
+func (c *checks) get(key [32]byte) (error, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	err, ok := c.m[key]
+	return err, ok
+}
+
+func (c *checks) put(key [32]byte, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= c.max {
+		clear(c.m) // bounded: forgetting costs one more sandbox per code
+	}
+	c.m[key] = err
 }

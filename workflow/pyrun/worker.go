@@ -5,9 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -18,9 +18,12 @@ type worker struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout io.ReadCloser
+	exited chan struct{} // closed when the sandbox has ended
 }
 
-// start starts a sandbox in a process group of its own.
+// start starts a sandbox in a process group of its own. Its stdout is a
+// pipe of ours, not exec's: Wait, which watches for its end, must not
+// close it before the answer is read.
 func (r *Runner) start() (*worker, error) {
 	args := r.args()
 	cmd := exec.Command(args[0], args[1:]...)
@@ -30,14 +33,19 @@ func (r *Runner) start() (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	stdout, out, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout = out
+	err = cmd.Start()
+	_ = out.Close()
+	if err != nil {
+		_ = stdout.Close()
 		return nil, err
 	}
-	w := &worker{cmd: cmd, stdin: stdin, stdout: stdout}
+	w := &worker{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
+	go func() { _ = cmd.Wait(); close(w.exited) }()
 	ready := make([]byte, 1)
 	if _, err := io.ReadFull(stdout, ready); err != nil || ready[0] != 'R' {
 		w.kill()
@@ -51,34 +59,30 @@ func (w *worker) kill() {
 	if w.cmd.Process != nil {
 		_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
 	}
-	_ = w.cmd.Wait()
+	<-w.exited
+	_ = w.stdout.Close()
 }
 
-// take returns a warm worker, or a new one, and starts refilling.
-func (r *Runner) take() (*worker, error) {
-	select {
-	case w := <-r.warm:
-		go r.refill()
-		return w, nil
-	default:
-		go r.refill()
-		return r.start()
+// end ends the worker after its run: a sandbox that answered exits by
+// itself (and is left a moment to, so that its processes are reaped in
+// order); one that did not is killed.
+func (w *worker) end(answered bool) {
+	if answered {
+		select {
+		case <-w.exited:
+		case <-time.After(time.Second):
+		}
 	}
+	w.kill()
 }
 
-// refill starts a worker to wait in the pool, unless it is full.
-func (r *Runner) refill() {
-	if len(r.warm) >= cap(r.warm) {
-		return
-	}
-	w, err := r.start()
-	if err != nil {
-		return
-	}
+// alive tells whether the sandbox still runs (one may die waiting).
+func (w *worker) alive() bool {
 	select {
-	case r.warm <- w:
+	case <-w.exited:
+		return false
 	default:
-		w.kill()
+		return true
 	}
 }
 
@@ -93,11 +97,16 @@ type answer struct {
 
 // do sends one job to a worker and reads its answer within the timeout.
 func (r *Runner) do(ctx context.Context, job map[string]any, timeout time.Duration) (*answer, error) {
+	if err := r.pool.acquire(ctx, timeout); err != nil {
+		return nil, err
+	}
+	defer r.pool.release()
 	w, err := r.take()
 	if err != nil {
 		return nil, fmt.Errorf("start a Python sandbox: %w", err)
 	}
-	defer func() { go w.kill() }() // the answer does not wait for the sandbox's teardown
+	answered := false
+	defer func() { go w.end(answered) }() // the answer does not wait for the sandbox's teardown
 	line, _ := json.Marshal(job)
 	go func() {
 		_, _ = w.stdin.Write(append(line, '\n'))
@@ -121,6 +130,7 @@ func (r *Runner) do(ctx context.Context, job map[string]any, timeout time.Durati
 	case <-timer.C:
 		return nil, ErrTimeout
 	case got := <-done:
+		answered = got.err == nil
 		return r.decode(got.b, got.err)
 	}
 }
@@ -134,9 +144,9 @@ func (r *Runner) decode(b []byte, err error) (*answer, error) {
 	dec.UseNumber()
 	if jerr := dec.Decode(&a); jerr != nil {
 		if err == nil {
-			err = errors.New("the sandbox ended without an answer (out of memory or CPU time?)")
+			err = jerr
 		}
-		return nil, fmt.Errorf("Python code: %w", err)
+		return nil, fmt.Errorf("the Python sandbox ended without an answer (killed, or out of memory or CPU time?): %w", err)
 	}
 	return &a, nil
 }

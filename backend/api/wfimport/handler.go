@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/cloudwego/hertz/pkg/app"
 
@@ -15,7 +14,6 @@ import (
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/backend/api/workflows"
-	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/workflow"
 	wf "github.com/pergola-ai/pergola/workflow"
 	"github.com/pergola-ai/pergola/workflow/cozeimport"
@@ -37,9 +35,15 @@ type request struct {
 	Canvas       json.RawMessage `json:"canvas"`
 	AllowPartial bool            `json:"allow_partial"`
 	Mappings     mappings        `json:"mappings"`
-	// AppID names the app whose variables the workflow uses: those it
-	// reads or assigns that the app lacks are declared on it.
+	// AppID names the app (of the workspace) whose variables the workflow
+	// uses: Coze's app and user variables both become app variables, and
+	// those the app lacks are declared on it.
 	AppID httpx.ID `json:"app_id"`
+	// Export is a zip of several Coze Studio workflows (base64 in JSON;
+	// the uploaded file in multipart), Workflows a manifest giving their
+	// canvases by Coze workflow id: all are imported in one go.
+	Export    []byte                      `json:"export"`
+	Workflows []cozeimport.ExportWorkflow `json:"workflows"`
 }
 
 // mappings map the ids of a canvas to Pergola's.
@@ -77,14 +81,22 @@ type problem struct {
 // and creates nothing, unless allow_partial; a converted definition that
 // does not validate answers 400 with its problems; both carry the report.
 func (h Handler) Import(ctx context.Context, c *app.RequestContext) error {
-	var req request
-	if err := httpx.BindJSON(c, &req); err != nil {
+	req, err := bindRequest(c)
+	if err != nil {
 		return err
 	}
-	if s := strings.TrimSpace(string(req.Canvas)); s == "" || s == "null" {
-		return errs.Invalid("canvas", "is required: the workflow exported from Coze Studio")
+	all, err := req.export()
+	if err != nil {
+		return err
 	}
-	res, err := cozeimport.Convert(req.Canvas, req.options())
+	if all != nil {
+		return h.importAll(ctx, c, req, all)
+	}
+	opts := req.options()
+	if err := cozeimport.CheckReferences(req.Canvas, opts.Workflows, req.AllowPartial); err != nil {
+		return err
+	}
+	res, err := cozeimport.Convert(req.Canvas, opts)
 	if err != nil {
 		return err
 	}
@@ -98,8 +110,9 @@ func (h Handler) Import(ctx context.Context, c *app.RequestContext) error {
 		return err
 	}
 	out := response{Report: res.Report, AppVariables: res.AppVariables}
-	if req.AppID != 0 && len(res.AppVariables) > 0 {
-		if out.AppVariablesAdded, err = h.Apps.Declare(ctx, httpx.Caller(c), int64(req.AppID), res.AppVariables, res.AppVariableTypes); err != nil {
+	decl := appapp.Declarations{Names: res.AppVariables, Types: res.AppVariableTypes}
+	if req.AppID != 0 {
+		if err := h.Apps.CheckDeclare(ctx, httpx.Caller(c), int64(req.WorkspaceID), int64(req.AppID), decl); err != nil {
 			return err
 		}
 	}
@@ -116,6 +129,11 @@ func (h Handler) Import(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
+	if req.AppID != 0 && len(decl.Names) > 0 {
+		if out.AppVariablesAdded, err = h.Apps.Declare(ctx, httpx.Caller(c), int64(req.WorkspaceID), int64(req.AppID), decl); err != nil {
+			return err
+		}
+	}
 	dto := newWorkflowDTO(w)
 	out.Workflow = &dto
 	c.JSON(http.StatusCreated, httpx.Envelope{Data: out})
@@ -125,7 +143,7 @@ func (h Handler) Import(ctx context.Context, c *app.RequestContext) error {
 func (r *request) options() cozeimport.Options {
 	o := cozeimport.Options{Models: r.Mappings.Models, DefaultModelID: r.Mappings.DefaultModelID,
 		Plugins: map[string]int64{}, Tables: map[string]int64{}, Workflows: map[string]cozeimport.WorkflowRef{},
-		AllowPartial: r.AllowPartial}
+		AllowPartial: r.AllowPartial, InApp: r.AppID != 0, RequireWorkflowMappings: true}
 	for k, v := range r.Mappings.Plugins {
 		o.Plugins[k] = int64(v)
 	}
@@ -139,7 +157,7 @@ func (r *request) options() cozeimport.Options {
 }
 
 // fail answers 400 with the report, so the caller sees what was converted.
-func fail(c *app.RequestContext, msg string, data response) {
+func fail(c *app.RequestContext, msg string, data any) {
 	c.JSON(http.StatusBadRequest, httpx.Envelope{Code: httpx.CodeInvalid, Msg: msg, Data: data,
 		Detail: &httpx.Detail{LogID: httpx.LogID(c)}})
 }

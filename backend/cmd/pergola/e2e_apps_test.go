@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -84,6 +85,21 @@ func TestAppVariables(t *testing.T) {
 			if out := decodeData(t, run(readerID, "bo", nil).must(t, 200)); out["theme"] != "light" {
 				t.Fatalf("bo's theme = %v (want the default)", out)
 			}
+			vals := items(t, c.s.call(t, "GET", "/api/apps/"+appID+"/values?user_id=ann", bootstrapToken, nil).must(t, 200).data, "values")
+			if len(vals) != 2 || vals[0]["value"] != float64(0) || vals[0]["is_default"] != true || vals[1]["value"] != "dark" || vals[1]["is_default"] != false {
+				t.Fatalf("ann's values = %v", vals)
+			}
+			c.s.call(t, "GET", "/api/apps/"+appID+"/values", bootstrapToken, nil).fails(t, 400, 4000, "user_id: is required")
+			reset := "/api/apps/" + appID + "/values/reset"
+			c.s.call(t, "POST", reset, bootstrapToken, cz{"user_id": "ann", "names": []string{"theme", "nope"}}).
+				fails(t, 400, 4000, `names[1]: app `+appID+` declares no variable "nope"`)
+			if out := decodeData(t, run(readerID, "ann", nil).must(t, 200)); out["theme"] != "dark" {
+				t.Fatalf("a refused reset changed ann's theme: %v", out)
+			}
+			c.s.call(t, "POST", reset, bootstrapToken, cz{"user_id": "ann", "names": []string{"theme"}}).must(t, 200)
+			if out := decodeData(t, run(readerID, "ann", nil).must(t, 200)); out["theme"] != "light" {
+				t.Fatalf("ann's theme after the reset = %v (want the default)", out)
+			}
 			noApp := c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": readerID})
 			if !strings.Contains(noApp.msg, "run the workflow with app_id") {
 				t.Fatalf("a run without app_id: %d %q", noApp.status, noApp.msg)
@@ -93,6 +109,8 @@ func TestAppVariables(t *testing.T) {
 			theirs := str(c.s.call(t, "POST", "/api/apps", other, cz{"workspace_id": otherWS, "name": "theirs"}).must(t, 201).data, "id")
 			c.s.call(t, "GET", "/api/apps/"+appID, other, nil).fails(t, 404, 4200, "app "+appID+" not found")
 			c.s.call(t, "DELETE", "/api/apps/"+appID, other, nil).fails(t, 404, 4200, "not found")
+			c.s.call(t, "GET", "/api/apps/"+appID+"/values?user_id=ann", other, nil).fails(t, 404, 4200, "not found")
+			c.s.call(t, "POST", "/api/apps/"+appID+"/values/reset", other, cz{"user_id": "ann"}).fails(t, 404, 4200, "not found")
 			c.s.call(t, "POST", "/api/apps", other, cz{"workspace_id": c.ws, "name": "intruder"}).fails(t, 403, 4101, "")
 			c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": readerID, "app_id": theirs}).
 				fails(t, 400, 4000, "app_id: app "+theirs+" is not an app of the workflow's workspace")
@@ -114,4 +132,65 @@ func decodeData(t *testing.T, r reply) map[string]any {
 		t.Fatalf("data = %v is not a JSON string of an object", r.raw["data"])
 	}
 	return out
+}
+
+// TestAppImportChecks: an import names an app of its own workspace, and
+// one the app cannot take creates nothing; in an app Coze's user
+// variables are app variables, and one name cannot be both; deleting an
+// app needs its creator or an admin.
+func TestAppImportChecks(t *testing.T) {
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			c := newChatSetup(t, b)
+			userRef := cz{"type": "integer", "value": cz{"type": "ref", "content": cz{"source": "global_variable_user", "path": []string{"visits"}}}}
+			reader := czCanvas(t, []cz{czStart(), czEnd(czParam("visits", userRef))}, czEdge("100001", "900001"))
+			importInto := func(appID string, canvas []byte) reply {
+				return c.s.call(t, "POST", "/api/workflows/import", bootstrapToken, cz{"workspace_id": c.ws, "name": "r",
+					"canvas": json.RawMessage(canvas), "app_id": appID})
+			}
+			otherWS := str(c.s.call(t, "POST", "/api/workspaces", bootstrapToken, cz{"name": "Elsewhere"}).must(t, 201).data, "id")
+			elsewhere := str(c.s.call(t, "POST", "/api/apps", bootstrapToken, cz{"workspace_id": otherWS, "name": "far"}).must(t, 201).data, "id")
+			importInto(elsewhere, reader).fails(t, 400, 4000, "app_id: app "+elsewhere+" is not an app of workspace "+c.ws)
+
+			var full []cz
+			for i := range 50 {
+				full = append(full, cz{"name": "v" + strconv.Itoa(i), "type": "string"})
+			}
+			fullID := str(c.s.call(t, "POST", "/api/apps", bootstrapToken, cz{"workspace_id": c.ws, "name": "full", "variables": full}).must(t, 201).data, "id")
+			importInto(fullID, reader).fails(t, 400, 4000, "variables: at most 50, got 51")
+			if n := len(items(t, c.s.call(t, "GET", "/api/workflows?workspace_id="+c.ws, bootstrapToken, nil).must(t, 200).data, "items")); n != 0 {
+				t.Fatalf("refused imports created %d workflows", n)
+			}
+			if vars := items(t, c.s.call(t, "GET", "/api/apps/"+fullID, bootstrapToken, nil).must(t, 200).data, "variables"); len(vars) != 50 {
+				t.Fatalf("the full app has %d variables after a refused import", len(vars))
+			}
+
+			appID := str(c.s.call(t, "POST", "/api/apps", bootstrapToken, cz{"workspace_id": c.ws, "name": "shop"}).must(t, 201).data, "id")
+			r := importInto(appID, reader).must(t, 201)
+			vars := items(t, c.s.call(t, "GET", "/api/apps/"+appID, bootstrapToken, nil).must(t, 200).data, "variables")
+			if len(vars) != 1 || str(vars[0], "name") != "visits" || str(vars[0], "type") != "integer" {
+				t.Fatalf("a user variable imported into an app declared %v", vars)
+			}
+			readerID := str(r.data["workflow"].(map[string]any), "id")
+			c.s.call(t, "POST", "/api/workflows/"+readerID+"/publish", bootstrapToken, nil).must(t, 201)
+			out := decodeData(t, c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": readerID, "app_id": appID,
+				"ext": cz{"user_id": "ann"}}).must(t, 200))
+			if n, ok := out["visits"].(float64); !ok || n != 0 {
+				t.Fatalf("an unset integer without a default reads %#v (want Coze's 0)", out["visits"])
+			}
+			c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": readerID, "app_id": fullID}).
+				fails(t, 400, 4000, "app "+fullID+` has no variable "visits"`)
+
+			appRef := cz{"type": "integer", "value": cz{"type": "ref", "content": cz{"source": "global_variable_app", "path": []string{"visits"}}}}
+			both := czCanvas(t, []cz{czStart(), czEnd(czParam("a", appRef), czParam("u", userRef))}, czEdge("100001", "900001"))
+			importInto(appID, both).fails(t, 400, 4000, `nodes[900001].data.inputs.inputParameters[1]: uses "visits" as a global_variable_user`)
+
+			member, _ := secondUser(t, c.s, "apps-member@example.com")
+			c.s.call(t, "POST", "/api/workspaces/"+c.ws+"/members", bootstrapToken, cz{"email": "apps-member@example.com", "role": "member"}).must(t, 201)
+			theirs := str(c.s.call(t, "POST", "/api/apps", member, cz{"workspace_id": c.ws, "name": "theirs"}).must(t, 201).data, "id")
+			c.s.call(t, "DELETE", "/api/apps/"+appID, member, nil).fails(t, 403, 4101, "only the app's creator or an admin")
+			c.s.call(t, "DELETE", "/api/apps/"+theirs, member, nil).must(t, 200)
+			c.s.call(t, "GET", "/api/apps/"+appID, member, nil).must(t, 200)
+		})
+	}
 }

@@ -35,10 +35,13 @@ func newCodeRunner(cfg config.Config, log *slog.Logger) (wf.CodeRunner, func(), 
 }
 
 // newPythonRunner returns what runs Python code nodes: python3 in a
-// bubblewrap sandbox, or nil (Python nodes then fail validation saying
-// how to enable them) when the machine has not the programs.
+// bubblewrap sandbox, PERGOLA_PYTHON_WARM of them started in advance and
+// PERGOLA_CODE_PARALLEL running at once; or nil (Python nodes then fail
+// validation saying how to enable them) when the machine has not the
+// programs. Its sandboxes end with this process (bwrap --die-with-parent).
 func newPythonRunner(cfg config.Config, log *slog.Logger) wf.PythonRunner {
-	r, err := pyrun.New(pyrun.Config{Python: cfg.Python, Bwrap: cfg.Bwrap})
+	lim := pyrun.Limits{Warm: cfg.PythonWarm, Parallel: cfg.CodeParallel}
+	r, err := pyrun.New(pyrun.Config{Python: cfg.Python, Bwrap: cfg.Bwrap, Limits: lim, Log: log})
 	if err != nil {
 		log.Info("Python code nodes are off", "reason", err.Error())
 		return nil
