@@ -34,6 +34,9 @@ type compiled struct {
 	// sourced: tools from tool sources (workflows, plugins, tables), the
 	// only ones that can leave a question open for the next message.
 	sourced bool
+	vision  bool // the model takes image parts
+	// origins names where each tool comes from (ToolOrigin), for hooks.
+	origins map[string]string
 }
 
 // agentKey names a compiled agent: the bot, its version (or the draft's
@@ -101,7 +104,19 @@ func (s *Service) build(ctx context.Context, b *bot.Bot, cfg *bot.Config, m *llm
 		return nil, fmt.Errorf("build agent: %w", err)
 	}
 	return &compiled{agent: ag, model: cm, options: modelOptions(cfg.Model), modelID: m.ID, clientTools: clients,
-		sourced: len(tools) > own}, nil
+		sourced: len(tools) > own, vision: m.Capabilities.Vision, origins: toolOrigins(ctx, tools)}, nil
+}
+
+// toolOrigins maps each tool's name to where it comes from, for hooks.
+func toolOrigins(ctx context.Context, tools []tool.BaseTool) map[string]string {
+	out := make(map[string]string, len(tools))
+	for _, t := range tools {
+		info, err := t.Info(ctx)
+		if o, ok := t.(ToolOrigin); ok && err == nil {
+			out[info.Name] = o.ToolOrigin()
+		}
+	}
+	return out
 }
 
 func botTools(cfg *bot.Config) ([]tool.BaseTool, map[string]bool) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/cloudwego/eino/schema"
+
 	"github.com/pergola-ai/pergola/domain/conversation"
 )
 
@@ -48,22 +50,42 @@ const (
 	StepTextDelta  StepKind = "text_delta"
 	StepToolCall   StepKind = "tool_call"
 	StepToolResult StepKind = "tool_result"
+	// StepTurnStart and StepTurnEnd bracket one run of a turn (a chat, or
+	// its resumption with tool outputs or an answer); on StepTurnEnd Text
+	// is the outcome (completed, failed, requires_action, question).
+	StepTurnStart StepKind = "turn_start"
+	StepTurnEnd   StepKind = "turn_end"
 )
 
 // Step is what hooks see: every model call, text delta, tool call and tool
 // result of a run, with timings and tokens.
 type Step struct {
-	Kind       StepKind
-	ChatID     int64
-	BotID      int64
-	ModelID    string
-	Text       string // delta text, or a tool's result
-	ToolName   string
+	Kind        StepKind
+	ChatID      int64
+	BotID       int64
+	WorkspaceID int64 // the bot's workspace; set on every step of a run
+	ModelID     string
+	Text        string // delta text, or a tool's result
+	ToolName    string
+	// ToolOrigin is where the tool comes from (see ToolOrigin), on
+	// tool_call and tool_result.
+	ToolOrigin string
 	ToolCallID string
 	Arguments  string
-	Usage      conversation.Usage
-	Duration   time.Duration
-	Err        error
+	// Input is what the model is sent (model_start); Output is its
+	// complete message (model_end). Hooks must not change either.
+	Input    []*schema.Message
+	Output   *schema.Message
+	Usage    conversation.Usage
+	Duration time.Duration
+	Err      error
+}
+
+// ToolOrigin is implemented by tools that say where they come from, for
+// hooks: a plugin tool answers its plugin's id, the others their kind
+// (workflow, table, variable, client).
+type ToolOrigin interface {
+	ToolOrigin() string
 }
 
 // Hook observes the steps of every run (metrics, tracing, channels).

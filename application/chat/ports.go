@@ -10,6 +10,7 @@ import (
 
 	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/conversation"
+	"github.com/pergola-ai/pergola/domain/file"
 	"github.com/pergola-ai/pergola/domain/identity"
 	"github.com/pergola-ai/pergola/domain/llm"
 	"github.com/pergola-ai/pergola/domain/variable"
@@ -72,6 +73,14 @@ type ChatStore interface {
 	// any more, fallback decides on the chat as stored, as FinishChat's
 	// fn does. errs.ErrConflict: the messages are stored already.
 	EndTurn(ctx context.Context, outcome *conversation.Chat, msgs []*conversation.Message, fallback func(*conversation.Chat) error) (*conversation.Chat, error)
+}
+
+// Files gives the runtime the uploaded files messages name by file_id.
+// Both methods answer errs.ErrNotFound for an unknown file and for a file
+// of another workspace.
+type Files interface {
+	Of(ctx context.Context, workspaceID, id int64) (*file.File, error)
+	Content(ctx context.Context, workspaceID, id int64) (*file.File, []byte, error)
 }
 
 // Models resolves a bot's model configuration.

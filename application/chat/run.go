@@ -64,6 +64,11 @@ func (s *Service) execute(ctx context.Context, t *turn) {
 	c := t.chat
 	ctx = bot.WithRunScope(ctx, bot.RunScope{BotID: c.BotID, WorkspaceID: c.WorkspaceID, Version: c.BotVersion,
 		ConnectorID: c.ConnectorID, UserID: c.UserID, ChatID: c.ID, ConversationID: c.ConversationID})
+	start := Step{Kind: StepTurnStart, ChatID: c.ID, BotID: c.BotID, ModelID: t.compiled.modelID}
+	if t.resume != nil {
+		start.Text = "resumed"
+	}
+	s.hook(ctx, start)
 	var err error
 	if t.resume != nil {
 		err = s.resumeTool(ctx, t, rs)
@@ -80,6 +85,22 @@ func (s *Service) execute(ctx context.Context, t *turn) {
 		}
 	}
 	s.finish(ctx, t, rs, err)
+	s.hook(ctx, Step{Kind: StepTurnEnd, ChatID: c.ID, BotID: c.BotID, Text: turnOutcome(rs, err), Err: err})
+}
+
+// turnOutcome names how a run of a turn ended, for hooks.
+func turnOutcome(rs *runState, err error) string {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	switch {
+	case err != nil:
+		return "failed"
+	case len(rs.pending) > 0:
+		return "requires_action"
+	case rs.asked != nil:
+		return "question"
+	}
+	return "completed"
 }
 
 func (s *Service) runAgent(ctx context.Context, t *turn, rs *runState) error {

@@ -26,6 +26,7 @@ type Deps struct {
 	Tools         []ToolSource // plugins, tables, workflows
 	Resumer       ToolResumer  // tools that ask the end user (workflow questions); may be nil
 	Published     Published    // versions published to channels; nil: StartForChannel fails
+	Files         Files        // uploaded files named by file_id; nil: file ids are named as text
 	Hooks         []Hook
 	Log           *slog.Logger
 	Now           func() time.Time
@@ -79,6 +80,12 @@ func (s *Service) Close(ctx context.Context) error {
 }
 
 func (s *Service) hook(ctx context.Context, st Step) {
+	if rs := runFrom(ctx); rs != nil {
+		st.WorkspaceID = rs.t.chat.WorkspaceID
+		if st.ToolName != "" {
+			st.ToolOrigin = rs.t.compiled.origins[st.ToolName]
+		}
+	}
 	for _, h := range s.d.Hooks {
 		h.OnStep(ctx, st)
 	}

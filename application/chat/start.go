@@ -52,6 +52,9 @@ func (s *Service) Start(ctx context.Context, p identity.Principal, req Request, 
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkFiles(ctx, "additional_messages", b.WorkspaceID, req.AdditionalMessages); err != nil {
+		return nil, err
+	}
 	c, err := s.agentForRequest(ctx, b, cfg, version, req.Tools)
 	if err != nil {
 		return nil, err
@@ -113,8 +116,9 @@ func (s *Service) begin(ctx context.Context, pl turnPlan, req Request, sink Sink
 		t.resume.answer = contentText(last.ContentType, last.Content)
 	}
 	asked := t.storedInputs(s, req.AdditionalMessages)
-	t.input = append([]*schema.Message{schema.SystemMessage(withInstructions(systemPrompt(cfg, values, now), req.Instructions))}, toModel(pl.history)...)
-	t.input = append(t.input, toModel(derefs(asked))...)
+	t.input = append([]*schema.Message{schema.SystemMessage(withInstructions(systemPrompt(cfg, values, now), req.Instructions))},
+		s.modelInput(ctx, conv.WorkspaceID, c.vision, pl.history)...)
+	t.input = append(t.input, s.modelInput(ctx, conv.WorkspaceID, c.vision, derefs(asked))...)
 	// The model starts while the chat and its question are stored: the
 	// first token does not wait on the database. Start still returns only
 	// once they are stored, and a failed store cancels the run.

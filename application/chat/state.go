@@ -102,7 +102,7 @@ func (rs *runState) startModel(ctx context.Context, msgs []*schema.Message) {
 	rs.results = nil
 	rs.modelStart = time.Now()
 	rs.mu.Unlock()
-	rs.s.hook(ctx, Step{Kind: StepModelStart, ChatID: rs.t.chat.ID, BotID: rs.t.chat.BotID, ModelID: rs.t.compiled.modelID})
+	rs.s.hook(ctx, Step{Kind: StepModelStart, ChatID: rs.t.chat.ID, BotID: rs.t.chat.BotID, ModelID: rs.t.compiled.modelID, Input: msgs})
 }
 
 // readModelStream reads the callback's copy of a streamed model answer as
@@ -194,7 +194,7 @@ func (rs *runState) endModel(ctx context.Context, full *schema.Message, usage co
 		rs.t.sink.Send(Event{Kind: EventMessageDone, Message: m})
 	}
 	rs.s.hook(ctx, Step{Kind: StepModelEnd, ChatID: rs.t.chat.ID, BotID: rs.t.chat.BotID, ModelID: rs.t.compiled.modelID,
-		Usage: usage, Duration: dur})
+		Usage: usage, Duration: dur, Output: full})
 }
 
 func functionCallContent(tc schema.ToolCall) string {

@@ -56,6 +56,8 @@ type keywordMemoryTool struct {
 	defs []variable.Definition
 }
 
+func (keywordMemoryTool) ToolOrigin() string { return "variable" }
+
 func (t keywordMemoryTool) Info(context.Context) (*schema.ToolInfo, error) {
 	var keys []string
 	for _, d := range t.defs {
@@ -131,6 +133,8 @@ func describeMemoryWrite(accepted []variable.KV, refused []string) string {
 type clientTool struct {
 	spec bot.ClientTool
 }
+
+func (clientTool) ToolOrigin() string { return "client" }
 
 func (t clientTool) Info(context.Context) (*schema.ToolInfo, error) {
 	info := &schema.ToolInfo{Name: t.spec.Name, Desc: t.spec.Description}

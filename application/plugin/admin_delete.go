@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
@@ -30,7 +31,7 @@ func (s *Service) AdminDelete(ctx context.Context, p identity.Principal, id int6
 	if err := s.d.Store.DeletePlugin(ctx, pl.WorkspaceID, id); err != nil {
 		return fmt.Errorf("delete plugin %d: %w", id, err)
 	}
-	s.d.Log.InfoContext(ctx, "admin deleted a plugin", "audit", true, "action", "plugin.delete", "admin_user_id", p.UserID,
-		"token_id", p.TokenID, "plugin_id", id, "plugin_name", pl.Name, "workspace_id", pl.WorkspaceID, "creator_id", pl.CreatorID)
+	s.d.Log.InfoContext(ctx, "admin deleted a plugin", "audit", true, "action", "plugin.delete", "admin_user_id", strconv.FormatInt(p.UserID, 10),
+		"token_id", p.TokenID, "plugin_id", id, "plugin_name", pl.Name, "workspace_id", pl.WorkspaceID, "creator_id", strconv.FormatInt(pl.CreatorID, 10))
 	return nil
 }

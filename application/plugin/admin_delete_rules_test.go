@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strconv"
 	"testing"
 	"time"
 
@@ -53,7 +54,7 @@ func TestAdminDeleteIsAudited(t *testing.T) {
 	if err := json.Unmarshal(logs.Bytes(), &line); err != nil {
 		t.Fatalf("want one JSON audit line, got %q", logs.String())
 	}
-	if line["audit"] != true || line["action"] != "plugin.delete" || line["admin_user_id"] != float64(e.admin.UserID) ||
+	if line["audit"] != true || line["action"] != "plugin.delete" || line["admin_user_id"] != strconv.FormatInt(e.admin.UserID, 10) ||
 		line["plugin_id"] != float64(pl.ID) || line["plugin_name"] != "Pets" || line["workspace_id"] != float64(e.ws.ID) {
 		t.Errorf("audit line = %v", line)
 	}

@@ -81,6 +81,9 @@ type boundTool struct {
 
 func (t *boundTool) Info(context.Context) (*schema.ToolInfo, error) { return t.info, nil }
 
+// ToolOrigin is the tool's plugin id, for metrics.
+func (t *boundTool) ToolOrigin() string { return fmt.Sprint(t.ref.pluginID) }
+
 // InvokableRun calls the tool. Its error is the text the model reads; the
 // runtime turns it into the tool's result.
 func (t *boundTool) InvokableRun(ctx context.Context, args string, _ ...tool.Option) (string, error) {

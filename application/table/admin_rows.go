@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
@@ -124,7 +125,7 @@ func (w ownWorkspace) Authorize(_ context.Context, p identity.Principal, workspa
 // token, did what to which table's rows: the workspace's members did not
 // do it themselves.
 func (s *Service) audit(ctx context.Context, p identity.Principal, action string, t *table.Table, d table.Data, attrs ...any) {
-	args := []any{"audit", true, "action", action, "admin_user_id", p.UserID, "token_id", p.TokenID,
+	args := []any{"audit", true, "action", action, "admin_user_id", strconv.FormatInt(p.UserID, 10), "token_id", p.TokenID,
 		"table_id", t.ID, "table_name", t.Name, "workspace_id", t.WorkspaceID, "data", string(d)}
 	s.d.Log.InfoContext(ctx, "admin used a table's rows", append(args, attrs...)...)
 }

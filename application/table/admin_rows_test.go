@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -73,7 +74,7 @@ func wantAudit(t *testing.T, logs *bytes.Buffer, action string, admin identity.P
 	if err := json.Unmarshal([]byte(lines[0]), &line); err != nil {
 		t.Fatalf("%s: audit line %q: %v", action, lines[0], err)
 	}
-	if line["audit"] != true || line["action"] != action || line["admin_user_id"] != float64(admin.UserID) ||
+	if line["audit"] != true || line["action"] != action || line["admin_user_id"] != strconv.FormatInt(admin.UserID, 10) ||
 		line["token_id"] != float64(admin.TokenID) || line["table_id"] != float64(tb.ID) ||
 		line["workspace_id"] != float64(tb.WorkspaceID) || !equalJSON(line[key], want) {
 		t.Errorf("%s: audit line = %v", action, line)

@@ -53,6 +53,9 @@ type sqlTool struct {
 // Info describes the tool as the table was when the agent was built.
 func (t *sqlTool) Info(context.Context) (*schema.ToolInfo, error) { return t.info, nil }
 
+// ToolOrigin names tables as the origin of the tool, for metrics.
+func (t *sqlTool) ToolOrigin() string { return "table" }
+
 // InvokableRun runs one statement and answers with compact JSON, or with
 // "error: ..." the model can correct itself from. Only a failure of the
 // storage itself is logged; the model then reads that the table is

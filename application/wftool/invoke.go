@@ -34,6 +34,9 @@ type wfTool struct {
 // Info describes the tool as the workflow was when the agent was built.
 func (t *wfTool) Info(context.Context) (*schema.ToolInfo, error) { return t.info, nil }
 
+// ToolOrigin names workflows as the origin of the tool, for metrics.
+func (t *wfTool) ToolOrigin() string { return "workflow" }
+
 // InvokableRun runs the workflow with the model's arguments as its
 // parameters: the draft in a debug chat of the bot's draft, the pinned
 // version otherwise. What the model can correct (wrong parameters, a

@@ -76,6 +76,7 @@ func (pr *Prepared) executeDirect(ctx context.Context, events wf.EventSink) (*Ou
 	run.CreatedAt = time.Now()
 	scope := wf.Scope{WorkspaceID: run.WorkspaceID, WorkflowID: run.WorkflowID, BotID: run.BotID, AppID: run.AppID, UserID: run.UserID,
 		ConnectorID: run.ConnectorID, Draft: pr.req.Draft}
+	start := time.Now()
 	res, err := s.d.Engine.Run(withCaller(ctx, pr.caller), pr.compiled, wf.RunInput{RunID: run.ID, Params: pr.req.Params,
 		Stream: pr.req.Stream, Events: events, Scope: scope, OwnHistory: true})
 	out := outcomeOf(run, res, err)
@@ -84,6 +85,9 @@ func (pr *Prepared) executeDirect(ctx context.Context, events wf.EventSink) (*Ou
 		out.Interrupt = nil
 	}
 	settle(out)
+	if s.d.Tracer != nil {
+		s.d.Tracer.RunEnded(ctx, out, start, false)
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
 	defer cancel()
 	if err := s.d.Writer.SaveRun(ctx, run, nodeRuns(run.ID, out.Result.Nodes, historyMaxData)); err != nil {

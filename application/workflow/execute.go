@@ -46,6 +46,7 @@ func (s *Service) execute(ctx context.Context, j job, events wf.EventSink) (*Out
 	}
 	scope := wf.Scope{WorkspaceID: run.WorkspaceID, WorkflowID: run.WorkflowID, BotID: run.BotID, AppID: run.AppID, UserID: run.UserID,
 		ConnectorID: run.ConnectorID, Draft: j.draft}
+	start := time.Now()
 	res, err := s.d.Engine.Run(withCaller(runCtx, j.caller), j.compiled,
 		wf.RunInput{RunID: run.ID, Params: j.params, Stream: j.stream, Events: events, Scope: scope, Resume: j.resume})
 	stopBeat()
@@ -60,7 +61,11 @@ func (s *Service) execute(ctx context.Context, j job, events wf.EventSink) (*Out
 	} else if out.Failure != nil && errors.Is(cause, errCancelled) {
 		run.Status = workflow.RunCancelled
 	}
-	return out, s.finish(ctx, out, !j.unleased)
+	err = s.finish(ctx, out, !j.unleased)
+	if s.d.Tracer != nil {
+		s.d.Tracer.RunEnded(ctx, out, start, j.resume != nil)
+	}
+	return out, err
 }
 
 // The causes of a run stopped by its heartbeat.

@@ -70,6 +70,14 @@ type Deps struct {
 	Lease       time.Duration
 	Owner       string
 	MaxAttempts int
+	// Tracer sees every run that ends on this process; nil: none.
+	Tracer RunTracer
+}
+
+// RunTracer is told of every stretch of a run that ended (its first
+// start, or a resume), with when it started. It must not block.
+type RunTracer interface {
+	RunEnded(ctx context.Context, out *Outcome, start time.Time, resumed bool)
 }
 
 // Service runs the workflow use cases.

@@ -18,11 +18,13 @@ import (
 	channelapp "github.com/pergola-ai/pergola/application/channel"
 	"github.com/pergola-ai/pergola/application/chat"
 	"github.com/pergola-ai/pergola/application/conversation"
+	fileapp "github.com/pergola-ai/pergola/application/file"
 	"github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/application/mcpserver"
 	"github.com/pergola-ai/pergola/application/modelreg"
 	"github.com/pergola-ai/pergola/application/plugin"
 	"github.com/pergola-ai/pergola/application/table"
+	traceapp "github.com/pergola-ai/pergola/application/trace"
 	usageapp "github.com/pergola-ai/pergola/application/usage"
 	webchatapp "github.com/pergola-ai/pergola/application/webchat"
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
@@ -52,11 +54,14 @@ type Deps struct {
 	MCP          *mcpserver.Service  // the MCP server's tools; nil: /mcp answered 503
 	Usage        *usageapp.Service   // GET /api/usage; nil: answered 503
 	Apps         *appapp.Service     // /api/apps; nil: answered 503
+	Files        *fileapp.Service    // /v1/files; nil: answered 503
+	Traces       *traceapp.Service   // GET /api/traces/{id}; nil: answered 503
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry
 	OpenAPI      []byte
 	MaxBodyBytes int
+	UploadBytes  int                // the body limit of POST /v1/files/upload; 0: MaxBodyBytes
 	RateLimit    int                // requests per token per minute
 	AuthFailures int                // failed authentications per client address per minute; 0: off
 	Proxies      middleware.Proxies // reverse proxies whose X-Forwarded-For is believed
@@ -70,7 +75,7 @@ const loginAttemptsPerMinute = 20
 func Register(e *route.Engine, d Deps) {
 	metrics := middleware.NewMetrics(d.Metrics)
 	e.Use(middleware.Recovery(d.Log), middleware.LogID(), middleware.AccessLog(d.Log), metrics.Handler(),
-		unlessWebChat(middleware.CORS(d.CORSOrigins)), middleware.BodyLimit(d.MaxBodyBytes), middleware.JSONText())
+		unlessWebChat(middleware.CORS(d.CORSOrigins)), middleware.BodyLimitRoutes(d.MaxBodyBytes, map[string]int{uploadPath: d.UploadBytes}), middleware.JSONText())
 	e.NoRoute(notFound)
 	e.NoMethod(methodNotAllowed)
 
@@ -103,6 +108,8 @@ func Register(e *route.Engine, d Deps) {
 	registerWebChat(e, d)
 	registerUsage(consoleGroup, d)
 	registerApps(consoleGroup, d)
+	registerFiles(cozeGroup, d)
+	registerTraces(consoleGroup, d)
 	mcpapi.Register(e, mcpapi.Deps{Tools: d.MCP, Log: d.Log, Auth: middleware.Auth(d.Identity, guard),
 		RateLimit: middleware.RateLimit(d.Limiter, d.RateLimit), MaxBodyBytes: d.MaxBodyBytes})
 }

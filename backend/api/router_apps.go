@@ -16,4 +16,6 @@ func registerApps(console *route.RouterGroup, d Deps) {
 	console.GET("/apps/:id", httpx.Handle(h.Get))
 	console.PUT("/apps/:id", httpx.Handle(h.Update))
 	console.DELETE("/apps/:id", httpx.Handle(h.Delete))
+	console.GET("/apps/:id/values", httpx.Handle(h.Values))
+	console.POST("/apps/:id/values/reset", httpx.Handle(h.ResetValues))
 }

@@ -44,11 +44,15 @@ type Config struct {
 	CodeSandbox       string        `yaml:"code_sandbox"`      // where code nodes run: process (worker processes) or inprocess
 	Python            string        `yaml:"python"`            // the python3 of Python code nodes (default /usr/bin/python3)
 	Bwrap             string        `yaml:"bwrap"`             // the bubblewrap that sandboxes them (default: bwrap in PATH)
+	PythonWarm        int           `yaml:"python_warm"`       // started Python sandboxes waiting for a run (0: 2); each run takes one, the pool refills
 	PublicURL         string        `yaml:"public_url"`        // the base URL platforms reach this server at, for channel webhook URLs; empty: each request's own
 	ChannelWorkers    int           `yaml:"channel_workers"`   // channel events this process answers at once; 0: it only receives them (others answer)
 	PprofAddr         string        `yaml:"pprof_addr"`        // loopback host:port of an opt-in /debug/pprof listener (pprof.go); empty: none
 	Edge              Edge          `yaml:",inline"`           // slow-client and authentication-failure limits (edge.go)
 	Cache             Cache         `yaml:",inline"`           // in-process caches of tokens, memberships, bot versions (cache.go)
+	Metrics           Metrics       `yaml:",inline"`           // bounds of the per-workspace, bot, workflow and tool series (metrics.go)
+	Files             Files         `yaml:",inline"`           // where uploads are kept and their size limit (files.go)
+	Traces            Traces        `yaml:",inline"`           // OTLP export of run traces (traces.go)
 }
 
 // Defaults are the embedded-default settings.
@@ -70,6 +74,9 @@ func Defaults() Config {
 		ChannelWorkers:  8,
 		Edge:            DefaultEdge(),
 		Cache:           DefaultCache(),
+		Metrics:         DefaultMetrics(),
+		Files:           DefaultFiles(),
+		Traces:          DefaultTraces(),
 	}
 }
 
@@ -131,7 +138,8 @@ func applyEnv(cfg *Config, env Lookup) error {
 	}
 	ints := map[string]*int{"PERGOLA_MAX_BODY_BYTES": &cfg.MaxBodyBytes, "PERGOLA_RATE_LIMIT": &cfg.RateLimit,
 		"PERGOLA_REDIS_DB": &cfg.RedisDB, "PERGOLA_QUEUE_MAX_BACKLOG": &cfg.QueueMaxBacklog,
-		"PERGOLA_CODE_PARALLEL": &cfg.CodeParallel, "PERGOLA_CHANNEL_WORKERS": &cfg.ChannelWorkers}
+		"PERGOLA_CODE_PARALLEL": &cfg.CodeParallel, "PERGOLA_CHANNEL_WORKERS": &cfg.ChannelWorkers,
+		"PERGOLA_PYTHON_WARM": &cfg.PythonWarm}
 	for key, dst := range ints {
 		if v, ok := env(key); ok {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
@@ -141,10 +149,7 @@ func applyEnv(cfg *Config, env Lookup) error {
 			*dst = n
 		}
 	}
-	if err := applyEdgeEnv(&cfg.Edge, env); err != nil {
-		return err
-	}
-	if err := applyCacheEnv(&cfg.Cache, env); err != nil {
+	if err := applyPartsEnv(cfg, env); err != nil {
 		return err
 	}
 	if v, ok := env("PERGOLA_WORKFLOW_LEASE"); ok {
@@ -231,6 +236,9 @@ func (c Config) Validate() error {
 	if c.CodeParallel < 0 {
 		return fmt.Errorf("PERGOLA_CODE_PARALLEL: must be 0 (GOMAXPROCS) or a positive number of code nodes running at once, got %d", c.CodeParallel)
 	}
+	if c.PythonWarm < 0 || c.PythonWarm > 64 {
+		return fmt.Errorf("PERGOLA_PYTHON_WARM: must be 0 (2) or a number of waiting Python sandboxes up to 64, got %d", c.PythonWarm)
+	}
 	if c.CodeSandbox != "process" && c.CodeSandbox != "inprocess" {
 		return fmt.Errorf("PERGOLA_CODE_SANDBOX: must be process (code nodes in worker processes with a hard memory limit each) or inprocess, got %q", c.CodeSandbox)
 	}
@@ -240,10 +248,7 @@ func (c Config) Validate() error {
 	if c.ShutdownTimeout <= 0 {
 		return fmt.Errorf("PERGOLA_SHUTDOWN_TIMEOUT: must be positive")
 	}
-	if err := c.Edge.validate(); err != nil {
-		return err
-	}
-	if err := c.Cache.validate(); err != nil {
+	if err := c.validateParts(); err != nil {
 		return err
 	}
 	if err := validatePprofAddr(c.PprofAddr); err != nil {

@@ -1,15 +1,27 @@
-// PergolaClient: the console (/api) and admin (/api/admin) API, typed by the
-// idl. Every method resolves to the envelope's `data` and rejects with
-// PergolaError. To add a resource (bots, workflows, ...): describe it in
-// idl/*.yaml, run `npm run gen`, and add a group below whose methods are one
-// `this.call(...)` each; the types follow from the schema.
-import type { Body, CallOptions, Data, MethodOf, Path, Query, Schema } from "./ops.js";
-import { Transport, type Meta, type TransportOptions } from "./transport.js";
+// PergolaClient: every surface of Pergola's HTTP contract, typed by the idl.
+// Console methods resolve to the envelope's `data` and reject with
+// PergolaError; `coze` answers as Coze's API, `openai` as OpenAI's (rejecting
+// with OpenAIError); streams yield Server-Sent Events. To add a resource:
+// describe it in idl/*.yaml, run `npm run gen`, and add a group in
+// src/groups/ whose methods are one `c.call(...)` each; the types follow.
+import type { Caller, Opts, Rest } from "./caller.js";
+import type { ErrorStyle } from "./errors.js";
+import { admin } from "./groups/admin.js";
+import { bots } from "./groups/bots.js";
+import { apps, plugins, tables } from "./groups/builder.js";
+import { members, models, tokens, usage, workspaces } from "./groups/console.js";
+import { coze } from "./groups/coze.js";
+import { openai } from "./groups/openai.js";
+import { inbound, webchat } from "./groups/webchat.js";
+import { workflows } from "./groups/workflows.js";
+import type { Answer, Data, MethodOf, Path, Schema } from "./ops.js";
+import type { SSEEvent } from "./sse.js";
+import { Transport, type Meta, type RawRequest, type TransportOptions } from "./transport.js";
 
 export type ClientOptions = TransportOptions;
 
-/** A numeric id; the API sends strings and accepts numbers too. */
-export type ID = string | number;
+export type { ID } from "./caller.js";
+export type { NewToken } from "./groups/console.js";
 
 export type User = Schema<"User">;
 export type Token = Schema<"Token">;
@@ -18,8 +30,6 @@ export type Member = Schema<"Member">;
 export type Model = Schema<"Model">;
 /** A model as builders see it in GET /api/models (no endpoint or key details). */
 export type ModelChoice = Data<"/api/models", "get">["items"][number];
-/** A new personal access token: the answer of tokens.create, whose `token` is the secret. */
-export type NewToken = Data<"/api/tokens", "post"> & { token: string };
 export type Bot = Schema<"Bot">;
 export type BotConfig = Schema<"BotConfig">;
 export type BotSummary = Schema<"BotSummary">;
@@ -37,9 +47,21 @@ export type Session = Data<"/api/auth/login", "post">;
 /** A list answer: one page of items and the total across pages. */
 export type Page<T> = { items: T[]; total: number };
 
-type Rest<P extends Path, M extends MethodOf<P>> = Omit<CallOptions<P, M>, "path" | "query" | "body">;
+export type Plugin = Schema<"Plugin">;
+export type Table = Schema<"Table">;
+export type TableRow = Schema<"TableRow">;
+export type App = Schema<"App">;
+export type Channel = Schema<"Channel">;
+export type Delivery = Schema<"Delivery">;
+export type UsageReport = Schema<"UsageReport">;
+export type WorkflowRunSummary = Schema<"WorkflowRunSummary">;
+export type OpenAIModel = Schema<"OpenAIModel">;
+export type OpenAIResponse = Schema<"OpenAIResponse">;
+export type ChatCompletion = Schema<"ChatCompletion">;
+export type ChatCompletionChunk = Schema<"ChatCompletionChunk">;
+export type Chat = Schema<"Chat">;
 
-export class PergolaClient {
+export class PergolaClient implements Caller {
   readonly transport: Transport;
   /** Metadata (status, log id) of the last answer this client received. */
   lastMeta: Meta | undefined;
@@ -68,29 +90,58 @@ export class PergolaClient {
     return new PergolaClient({ ...this.options, token });
   }
 
+  // ---- calls: any operation of the contract, typed by path and method --------
+
   /**
-   * Calls any operation of the contract, typed by path and method:
+   * Calls an operation that answers an envelope and resolves to its `data`:
    * `client.call("get", "/api/workspaces/{id}", { path: { id } })`.
    */
-  async call<P extends Path, M extends MethodOf<P>>(method: M, path: P, opts?: CallOptions<P, M>): Promise<Data<P, M>> {
-    const o = (opts ?? {}) as {
-      path?: Record<string, string | number>;
-      query?: Record<string, unknown>;
-      body?: unknown;
-      signal?: AbortSignal;
-      headers?: Record<string, string>;
-    };
-    const { data, meta } = await this.transport.request<Data<P, M>>({
-      method,
-      path,
-      pathParams: o.path,
-      query: o.query,
-      body: o.body,
-      signal: o.signal,
-      headers: o.headers,
-    });
+  async call<P extends Path, M extends MethodOf<P>>(method: M, path: P, opts?: Opts<P, M>): Promise<Data<P, M>> {
+    const { data, meta } = await this.transport.request<Data<P, M>>(raw(method, path, opts));
     this.lastMeta = meta;
     return data;
+  }
+
+  /** Calls an operation that answers an envelope and resolves to the whole answer. */
+  async callWhole<P extends Path, M extends MethodOf<P>>(method: M, path: P, opts?: Opts<P, M>): Promise<Answer<P, M>> {
+    const { body, meta } = await this.transport.requestWhole<Answer<P, M>>(raw(method, path, opts));
+    this.lastMeta = meta;
+    return body;
+  }
+
+  /** Calls an operation that answers plain JSON, failing with an envelope. */
+  async callPlain<P extends Path, M extends MethodOf<P>>(method: M, path: P, opts?: Opts<P, M>): Promise<Answer<P, M>> {
+    const { body, meta } = await this.transport.requestPlain<Answer<P, M>>(raw(method, path, opts));
+    this.lastMeta = meta;
+    return body;
+  }
+
+  /** Calls an OpenAI route: plain JSON, OpenAIError on failure. */
+  async callOpenAI<P extends Path, M extends MethodOf<P>>(
+    method: M,
+    path: P,
+    opts?: Opts<P, M>,
+  ): Promise<Answer<P, M>> {
+    const { body, meta } = await this.transport.requestOpenAI<Answer<P, M>>(raw(method, path, opts));
+    this.lastMeta = meta;
+    return body;
+  }
+
+  /** Calls an operation that answers text (CSV, HTML, JavaScript). */
+  async callText<P extends Path, M extends MethodOf<P>>(method: M, path: P, opts?: Opts<P, M>): Promise<string> {
+    const { text, meta } = await this.transport.requestText(raw(method, path, opts));
+    this.lastMeta = meta;
+    return text;
+  }
+
+  /** Calls an operation that answers Server-Sent Events and yields them. */
+  callStream<P extends Path, M extends MethodOf<P>>(
+    method: M,
+    path: P,
+    opts?: Opts<P, M>,
+    style?: ErrorStyle,
+  ): AsyncGenerator<SSEEvent, void, undefined> {
+    return this.transport.stream(raw(method, path, opts), style);
   }
 
   // ---- sign-in and the caller ------------------------------------------------
@@ -121,191 +172,45 @@ export class PergolaClient {
     return this.call("get", "/api/me", opts);
   }
 
-  // ---- resources ------------------------------------------------------------
+  // ---- resources, by surface --------------------------------------------------
 
   /** The caller's personal access tokens. */
-  readonly tokens = {
-    list: (opts?: Rest<"/api/tokens", "get">) => this.call("get", "/api/tokens", opts),
-    /** The answer's `token` holds the secret, shown this once. */
-    create: (body: Body<"/api/tokens", "post">, opts?: Rest<"/api/tokens", "post">) =>
-      this.call("post", "/api/tokens", { body, ...opts }) as Promise<NewToken>,
-    revoke: (id: ID, opts?: Rest<"/api/tokens/{id}", "delete">) =>
-      this.call("delete", "/api/tokens/{id}", { path: { id: String(id) }, ...opts }),
-  };
-
+  readonly tokens = tokens(this);
   /** Workspaces the caller belongs to. */
-  readonly workspaces = {
-    list: (query?: Query<"/api/workspaces", "get">, opts?: Rest<"/api/workspaces", "get">) =>
-      this.call("get", "/api/workspaces", { query, ...opts }),
-    create: (body: Body<"/api/workspaces", "post">, opts?: Rest<"/api/workspaces", "post">) =>
-      this.call("post", "/api/workspaces", { body, ...opts }),
-    get: (id: ID, opts?: Rest<"/api/workspaces/{id}", "get">) =>
-      this.call("get", "/api/workspaces/{id}", { path: { id: String(id) }, ...opts }),
-    update: (
-      id: ID,
-      body: Body<"/api/workspaces/{id}", "patch">,
-      opts?: Rest<"/api/workspaces/{id}", "patch">,
-    ) => this.call("patch", "/api/workspaces/{id}", { path: { id: String(id) }, body, ...opts }),
-    remove: (id: ID, opts?: Rest<"/api/workspaces/{id}", "delete">) =>
-      this.call("delete", "/api/workspaces/{id}", { path: { id: String(id) }, ...opts }),
-  };
-
+  readonly workspaces = workspaces(this);
   /** Members of a workspace. */
-  readonly members = {
-    list: (workspaceId: ID, opts?: Rest<"/api/workspaces/{id}/members", "get">) =>
-      this.call("get", "/api/workspaces/{id}/members", { path: { id: String(workspaceId) }, ...opts }),
-    add: (
-      workspaceId: ID,
-      body: Body<"/api/workspaces/{id}/members", "post">,
-      opts?: Rest<"/api/workspaces/{id}/members", "post">,
-    ) =>
-      this.call("post", "/api/workspaces/{id}/members", { path: { id: String(workspaceId) }, body, ...opts }),
-    update: (
-      workspaceId: ID,
-      userId: ID,
-      body: Body<"/api/workspaces/{id}/members/{user_id}", "patch">,
-      opts?: Rest<"/api/workspaces/{id}/members/{user_id}", "patch">,
-    ) =>
-      this.call("patch", "/api/workspaces/{id}/members/{user_id}", {
-        path: { id: String(workspaceId), user_id: String(userId) },
-        body,
-        ...opts,
-      }),
-    remove: (workspaceId: ID, userId: ID, opts?: Rest<"/api/workspaces/{id}/members/{user_id}", "delete">) =>
-      this.call("delete", "/api/workspaces/{id}/members/{user_id}", {
-        path: { id: String(workspaceId), user_id: String(userId) },
-        ...opts,
-      }),
-  };
-
+  readonly members = members(this);
   /** The enabled models bots can use. */
-  readonly models = {
-    list: (opts?: Rest<"/api/models", "get">) => this.call("get", "/api/models", opts),
-  };
-
-  /** Bots of the caller's workspaces: drafts, published versions, end users' variables. */
-  readonly bots = {
-    list: (query: Query<"/api/bots", "get">, opts?: Rest<"/api/bots", "get">) =>
-      this.call("get", "/api/bots", { query, ...opts }),
-    /** Creates a bot in `workspace_id` from a whole configuration. */
-    create: (body: Body<"/api/bots", "post">, opts?: Rest<"/api/bots", "post">) =>
-      this.call("post", "/api/bots", { body, ...opts }),
-    /** The bot with its draft configuration (`config`). */
-    get: (id: ID, opts?: Rest<"/api/bots/{id}", "get">) =>
-      this.call("get", "/api/bots/{id}", { path: { id: String(id) }, ...opts }),
-    /** Replaces the whole draft: absent fields take their defaults. */
-    update: (id: ID, body: Body<"/api/bots/{id}", "put">, opts?: Rest<"/api/bots/{id}", "put">) =>
-      this.call("put", "/api/bots/{id}", { path: { id: String(id) }, body, ...opts }),
-    remove: (id: ID, opts?: Rest<"/api/bots/{id}", "delete">) =>
-      this.call("delete", "/api/bots/{id}", { path: { id: String(id) }, ...opts }),
-    /** Publishes the draft as the next version (connectors default to ["1024"]). */
-    publish: (
-      id: ID,
-      body: Body<"/api/bots/{id}/publish", "post"> = {},
-      opts?: Rest<"/api/bots/{id}/publish", "post">,
-    ) => this.call("post", "/api/bots/{id}/publish", { path: { id: String(id) }, body, ...opts }),
-    versions: (id: ID, opts?: Rest<"/api/bots/{id}/versions", "get">) =>
-      this.call("get", "/api/bots/{id}/versions", { path: { id: String(id) }, ...opts }),
-    version: (id: ID, version: number, opts?: Rest<"/api/bots/{id}/versions/{version}", "get">) =>
-      this.call("get", "/api/bots/{id}/versions/{version}", { path: { id: String(id), version }, ...opts }),
-    /** An end user's variable values. */
-    variables: {
-      get: (
-        id: ID,
-        query: Query<"/api/bots/{id}/variables", "get">,
-        opts?: Rest<"/api/bots/{id}/variables", "get">,
-      ) => this.call("get", "/api/bots/{id}/variables", { path: { id: String(id) }, query, ...opts }),
-      set: (
-        id: ID,
-        body: Body<"/api/bots/{id}/variables", "put">,
-        opts?: Rest<"/api/bots/{id}/variables", "put">,
-      ) => this.call("put", "/api/bots/{id}/variables", { path: { id: String(id) }, body, ...opts }),
-      reset: (
-        id: ID,
-        query: Query<"/api/bots/{id}/variables", "delete">,
-        opts?: Rest<"/api/bots/{id}/variables", "delete">,
-      ) => this.call("delete", "/api/bots/{id}/variables", { path: { id: String(id) }, query, ...opts }),
-    },
-  };
-
-  /** Workflows of the caller's workspaces: drafts, published versions, test runs. */
-  readonly workflows = {
-    list: (query: Query<"/api/workflows", "get">, opts?: Rest<"/api/workflows", "get">) =>
-      this.call("get", "/api/workflows", { query, ...opts }),
-    /** Creates a workflow in `workspace_id`; the definition is validated first. */
-    create: (body: Body<"/api/workflows", "post">, opts?: Rest<"/api/workflows", "post">) =>
-      this.call("post", "/api/workflows", { body, ...opts }),
-    /** Every problem of a definition, without saving it. */
-    validate: (body: Body<"/api/workflows/validate", "post">, opts?: Rest<"/api/workflows/validate", "post">) =>
-      this.call("post", "/api/workflows/validate", { body, ...opts }),
-    /** The workflow with its draft (`definition`). */
-    get: (id: ID, opts?: Rest<"/api/workflows/{id}", "get">) =>
-      this.call("get", "/api/workflows/{id}", { path: { id: String(id) }, ...opts }),
-    /** Changes the fields present of the draft. */
-    update: (id: ID, body: Body<"/api/workflows/{id}", "patch">, opts?: Rest<"/api/workflows/{id}", "patch">) =>
-      this.call("patch", "/api/workflows/{id}", { path: { id: String(id) }, body, ...opts }),
-    remove: (id: ID, opts?: Rest<"/api/workflows/{id}", "delete">) =>
-      this.call("delete", "/api/workflows/{id}", { path: { id: String(id) }, ...opts }),
-    /** Runs the saved draft; a failed run is still an answer, with `status: fail`. */
-    testRun: (
-      id: ID,
-      body: Body<"/api/workflows/{id}/test_run", "post"> = {},
-      opts?: Rest<"/api/workflows/{id}/test_run", "post">,
-    ) => this.call("post", "/api/workflows/{id}/test_run", { path: { id: String(id) }, body, ...opts }),
-    /** Stores the draft as the next version, the one /v1/workflow/run runs. */
-    publish: (
-      id: ID,
-      body: Body<"/api/workflows/{id}/publish", "post"> = {},
-      opts?: Rest<"/api/workflows/{id}/publish", "post">,
-    ) => this.call("post", "/api/workflows/{id}/publish", { path: { id: String(id) }, body, ...opts }),
-    versions: (id: ID, opts?: Rest<"/api/workflows/{id}/versions", "get">) =>
-      this.call("get", "/api/workflows/{id}/versions", { path: { id: String(id) }, ...opts }),
-    version: (id: ID, version: number, opts?: Rest<"/api/workflows/{id}/versions/{version}", "get">) =>
-      this.call("get", "/api/workflows/{id}/versions/{version}", { path: { id: String(id), version }, ...opts }),
-    /** The node types, their config schemas, the engine's limits and the DSL's JSON Schema. */
-    nodeTypes: (opts?: Rest<"/api/workflow-nodes", "get">) => this.call("get", "/api/workflow-nodes", opts),
-  };
-
+  readonly models = models(this);
+  /** Bots: drafts, versions, variables, feedback, debug chat, channels. */
+  readonly bots = bots(this);
+  /** Workflows: drafts, versions, test runs, runs, imports. */
+  readonly workflows = workflows(this);
+  /** Plugins: OpenAPI and MCP tools. */
+  readonly plugins = plugins(this);
+  /** Tables: rows, SQL, CSV. */
+  readonly tables = tables(this);
+  /** Apps. */
+  readonly apps = apps(this);
+  /** Usage by workspace, bot, model and day. */
+  readonly usage = usage(this);
   /** The admin API; the caller must be a platform administrator. */
-  readonly admin = {
-    users: {
-      list: (query?: Query<"/api/admin/users", "get">, opts?: Rest<"/api/admin/users", "get">) =>
-        this.call("get", "/api/admin/users", { query, ...opts }),
-      /** Creates the user and their personal workspace. */
-      create: (body: Body<"/api/admin/users", "post">, opts?: Rest<"/api/admin/users", "post">) =>
-        this.call("post", "/api/admin/users", { body, ...opts }),
-      get: (id: ID, opts?: Rest<"/api/admin/users/{id}", "get">) =>
-        this.call("get", "/api/admin/users/{id}", { path: { id: String(id) }, ...opts }),
-      update: (
-        id: ID,
-        body: Body<"/api/admin/users/{id}", "patch">,
-        opts?: Rest<"/api/admin/users/{id}", "patch">,
-      ) => this.call("patch", "/api/admin/users/{id}", { path: { id: String(id) }, body, ...opts }),
-    },
-    workspaces: {
-      list: (
-        query?: Query<"/api/admin/workspaces", "get">,
-        opts?: Rest<"/api/admin/workspaces", "get">,
-      ) => this.call("get", "/api/admin/workspaces", { query, ...opts }),
-    },
-    models: {
-      list: (opts?: Rest<"/api/admin/models", "get">) => this.call("get", "/api/admin/models", opts),
-      create: (body: Body<"/api/admin/models", "post">, opts?: Rest<"/api/admin/models", "post">) =>
-        this.call("post", "/api/admin/models", { body, ...opts }),
-      get: (id: string, opts?: Rest<"/api/admin/models/{id}", "get">) =>
-        this.call("get", "/api/admin/models/{id}", { path: { id }, ...opts }),
-      update: (
-        id: string,
-        body: Body<"/api/admin/models/{id}", "patch">,
-        opts?: Rest<"/api/admin/models/{id}", "patch">,
-      ) => this.call("patch", "/api/admin/models/{id}", { path: { id }, body, ...opts }),
-      remove: (id: string, opts?: Rest<"/api/admin/models/{id}", "delete">) =>
-        this.call("delete", "/api/admin/models/{id}", { path: { id }, ...opts }),
-      /** One short request to the model; a failing model is `ok: false`, not an error. */
-      test: (id: string, opts?: Rest<"/api/admin/models/{id}/test", "post">) =>
-        this.call("post", "/api/admin/models/{id}/test", { path: { id }, ...opts }),
-    },
+  readonly admin = admin(this);
+  /** The hosted web chat of `web` channels, with end-user tokens. */
+  readonly webchat = webchat(this);
+  /** Inbound events of `webhook` channels, signed with the channel secret. */
+  readonly channels = inbound(this);
+  /** The Coze-compatible API (/v1, /v3). */
+  readonly coze = coze(this);
+  /** The OpenAI-compatible API (/v1/models, /v1/chat/completions, /v1/responses). */
+  readonly openai = openai(this);
+}
+
+function raw(method: string, path: string, opts: object | undefined): RawRequest {
+  const o = (opts ?? {}) as Omit<RawRequest, "method" | "path" | "pathParams"> & {
+    path?: Record<string, string | number>;
   };
+  return { ...o, method, path, pathParams: o.path };
 }
 
 /**

@@ -60,3 +60,71 @@ export const ErrorCode = {
 export function isPergolaError(err: unknown, code?: number): err is PergolaError {
   return err instanceof PergolaError && (code === undefined || err.code === code);
 }
+
+/** How a surface reports failures: Pergola's and Coze's envelope, or OpenAI's `{"error": {...}}`. */
+export type ErrorStyle = "envelope" | "openai";
+
+/**
+ * A failed call of an OpenAI route (/v1/chat/completions, /v1/models,
+ * /v1/responses): the HTTP status and the `error` object OpenAI's clients
+ * read, `{message, type, code, param}` (code e.g. "model_not_found", type
+ * e.g. "invalid_request_error"). An answer without that object keeps its
+ * text as the message, with type "" and code null.
+ */
+export class OpenAIError extends Error {
+  override readonly name = "OpenAIError";
+  readonly status: number;
+  readonly type: string;
+  readonly code: string | null;
+  readonly param: string | null;
+  readonly logId: string;
+  readonly method: string;
+  readonly path: string;
+
+  constructor(init: {
+    status: number;
+    message: string;
+    type: string;
+    code: string | null;
+    param: string | null;
+    logId?: string;
+    method: string;
+    path: string;
+  }) {
+    super(
+      `${init.method} ${init.path}: HTTP ${init.status}, ${init.type || "error"} ${init.code ?? ""}: ${init.message}`,
+    );
+    this.status = init.status;
+    this.type = init.type;
+    this.code = init.code;
+    this.param = init.param;
+    this.logId = init.logId ?? "";
+    this.method = init.method;
+    this.path = init.path;
+  }
+
+  /** The error an OpenAI route's failed answer (parsed JSON, and its text) stands for. */
+  static fromBody(
+    where: { method: string; path: string; status: number; logId: string },
+    body: unknown,
+    text: string,
+  ): OpenAIError {
+    const e = (body as { error?: Record<string, unknown> } | undefined)?.error;
+    if (typeof e !== "object" || e === null) {
+      return new OpenAIError({ ...where, message: text.slice(0, 200), type: "", code: null, param: null });
+    }
+    const str = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? null : String(v));
+    return new OpenAIError({
+      ...where,
+      message: str(e["message"]) ?? "",
+      type: str(e["type"]) ?? "",
+      code: str(e["code"]),
+      param: str(e["param"]),
+    });
+  }
+}
+
+/** True when err is an OpenAIError, optionally with this code (e.g. "model_not_found"). */
+export function isOpenAIError(err: unknown, code?: string): err is OpenAIError {
+  return err instanceof OpenAIError && (code === undefined || err.code === code);
+}

@@ -40,8 +40,9 @@ type JSONContent<R> = R extends { content: { "application/json": infer J } } ? J
 export type Answer<P extends Path, M extends MethodOf<P>> = JSONContent<SuccessResponse<Operation<P, M>>>;
 
 /** The envelope's `data` in the success answer (or the whole body when it has none). */
-export type Data<P extends Path, M extends MethodOf<P>> =
-  Answer<P, M> extends { data: infer D } ? D : Answer<P, M>;
+export type Data<P extends Path, M extends MethodOf<P>> = "data" extends keyof Answer<P, M>
+  ? NonNullable<Answer<P, M>["data" & keyof Answer<P, M>]>
+  : Answer<P, M>;
 
 /** The JSON request body; never when the operation takes none. */
 export type Body<P extends Path, M extends MethodOf<P>> = JSONContent<
@@ -66,4 +67,6 @@ export type CallOptions<P extends Path, M extends MethodOf<P>> = ([PathParams<P,
     signal?: AbortSignal;
     /** Extra request headers. */
     headers?: Record<string, string>;
+    /** The bearer token of this call: false for none; the client's by default. */
+    auth?: string | false;
   };

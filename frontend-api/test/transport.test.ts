@@ -21,6 +21,16 @@ assertType<Equal<Data<"/api/tokens", "get">["items"][number]["scopes"][number], 
 ((w: Data<"/api/workspaces/{id}", "get">) => w.nope);
 // @ts-expect-error: name is required to create a workspace
 ((c: PergolaClient) => c.workspaces.create({ description: "x" }));
+// Every surface's group is typed from the schema too.
+type Ret<F> = F extends (...a: never[]) => Promise<infer R> ? R : never;
+assertType<Equal<Ret<PergolaClient["openai"]["models"]["list"]>["object"], "list">>();
+assertType<Equal<Ret<PergolaClient["coze"]["workflows"]["runs"]["create"]>["execute_id"], string>>();
+assertType<Equal<Ret<PergolaClient["tables"]["exportCSV"]>, string>>();
+assertType<Equal<Ret<PergolaClient["usage"]["get"]>, Data<"/api/usage", "get">>>();
+// @ts-expect-error: a table field has a type from the idl's enum
+((c: PergolaClient) => c.tables.create({ workspace_id: "1", name: "t", fields: [{ name: "x", type: "blob" }] }));
+// @ts-expect-error: a channel's kind is one of the idl's kinds
+((c: PergolaClient) => c.bots.channels.create(1, { kind: "fax", settings: {} }));
 
 // ---- runtime ------------------------------------------------------------------
 interface Seen {

@@ -3,6 +3,7 @@ package fakellm
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -26,7 +27,29 @@ func defaultReply(r Request) Reply {
 	if len(calls) > 0 {
 		return Calls(calls...)
 	}
-	return Text("echo: " + text)
+	return Text("echo: " + text + imagesSeen(r))
+}
+
+// imagesSeen describes the image parts of the last user message, so a
+// client that cannot read the recorded requests (the fakellm command)
+// still sees what reached the model: " [image: image/png, 2016 bytes]" per
+// data URL image, " [image: <url>]" per linked one.
+func imagesSeen(r Request) string {
+	var b strings.Builder
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role != "user" {
+			continue
+		}
+		for _, img := range r.Messages[i].Images {
+			if img.Data != nil {
+				fmt.Fprintf(&b, " [image: %s, %d bytes]", img.MimeType, len(img.Data))
+			} else {
+				fmt.Fprintf(&b, " [image: %s]", img.URL)
+			}
+		}
+		break
+	}
+	return b.String()
 }
 
 func trailingToolContents(msgs []Message) string {

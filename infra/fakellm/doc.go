@@ -33,7 +33,9 @@
 //     "#call <tool_name> <json args>" naming tools present in the request's
 //     tools, the answer calls those tools, in order, with those arguments
 //     ("{}" when the JSON is missing). Example: `#call add {"a":2,"b":3}`.
-//   - Otherwise the answer is "echo: <last user text>".
+//   - Otherwise the answer is "echo: <last user text>", followed by
+//     " [image: <type>, <n> bytes]" (or " [image: <url>]") per image part
+//     of that message.
 //
 // Usage is counted deterministically: a text costs ceil(runes/4) tokens. The
 // prompt counts every message's content, tool-call names and arguments; the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 )
 
@@ -31,7 +32,11 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := decodeRequest(wr, auth)
-	if why := checkMessages(wr.Messages); why != "" {
+	why := checkMessages(wr.Messages)
+	for i := 0; why == "" && i < len(wr.Messages); i++ {
+		why = checkParts(i, wr.Messages[i], slices.Contains(s.cfg.textOnly, wr.Model))
+	}
+	if why != "" {
 		s.keep(req)
 		writeError(w, Fail(http.StatusBadRequest, why), "messages")
 		return

@@ -30,6 +30,7 @@ type Message struct {
 	Name       string
 	ToolCalls  []ToolCall
 	ToolCallID string
+	Images     []Image // the image parts of a multi-part content, in order
 }
 
 // Tool is a tool offered in a request.
@@ -144,6 +145,7 @@ func decodeRequest(w wireRequest, authorization string) Request {
 			Name:       m.Name,
 			ToolCalls:  m.ToolCalls,
 			ToolCallID: m.ToolCallID,
+			Images:     m.images(),
 		}
 	}
 	return r

@@ -42,6 +42,7 @@ type config struct {
 	recordLimit       int
 	models            []string
 	apiKey            string
+	textOnly          []string // models refusing image parts (parts.go)
 }
 
 // Option configures a Server.

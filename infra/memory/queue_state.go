@@ -22,6 +22,7 @@ type topic struct {
 type entry struct {
 	seq     uint64
 	payload []byte
+	at      time.Time // when it was published
 }
 
 // group is a consumer group: a cursor into the log plus the messages
@@ -36,6 +37,7 @@ type pending struct {
 	deliveries int
 	running    bool      // a handler has it now; it cannot time out
 	idleSince  time.Time // when a handler gave it back unacknowledged
+	at         time.Time // when it was published
 }
 
 func newTopic() *topic {
@@ -62,7 +64,7 @@ func (t *topic) append(payload []byte, limit int) (uint64, bool) {
 	}
 	seq := t.nextSeq
 	t.nextSeq++
-	t.log = append(t.log, entry{seq: seq, payload: payload})
+	t.log = append(t.log, entry{seq: seq, payload: payload, at: time.Now()})
 	t.broadcast()
 	return seq, true
 }
@@ -127,7 +129,7 @@ func (t *topic) next(g *group, visibility time.Duration, now time.Time) (msg Mes
 	}
 	e := t.log[g.cursor-t.firstSeq()]
 	g.cursor++
-	p = &pending{payload: e.payload, deliveries: 1, running: true}
+	p = &pending{payload: e.payload, deliveries: 1, running: true, at: e.at}
 	g.pending[e.seq] = p
 	return delivery(e.seq, p), true, 0
 }

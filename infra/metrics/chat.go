@@ -3,58 +3,110 @@ package metrics
 
 import (
 	"context"
+	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/pergola-ai/pergola/application/chat"
 )
 
-// ChatHook counts model calls, tokens and tool calls of every chat.
+// ChatHook counts model calls, tokens, turns and tool calls of every chat,
+// and times the first token of each turn. Workspace, bot and tool labels
+// are bounded by Labels.
 type ChatHook struct {
+	labels       *Labels
 	modelCalls   *prometheus.CounterVec
 	modelSeconds *prometheus.HistogramVec
 	tokens       *prometheus.CounterVec
+	botTokens    *prometheus.CounterVec
+	turns        *prometheus.CounterVec
+	firstToken   *prometheus.HistogramVec
 	toolCalls    *prometheus.CounterVec
 	toolSeconds  *prometheus.HistogramVec
+	starts       sync.Map // chat id → turnStart, until the turn's first text
+}
+
+// turnStart is when a turn's run began and the model it calls.
+type turnStart struct {
+	at    time.Time
+	model string
 }
 
 var buckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}
 
-// NewChatHook registers the chat metrics on reg.
-func NewChatHook(reg prometheus.Registerer) *ChatHook {
+// NewChatHook registers the chat metrics on reg; l bounds their labels.
+func NewChatHook(reg prometheus.Registerer, l *Labels) *ChatHook {
 	h := &ChatHook{
-		modelCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "pergola_model_calls_total", Help: "Model calls by model and outcome (ok, error).",
-		}, []string{"model", "outcome"}),
-		modelSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "pergola_model_call_seconds", Help: "Duration of model calls, streaming included.", Buckets: buckets,
-		}, []string{"model"}),
-		tokens: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "pergola_model_tokens_total", Help: "Tokens by model and kind (input, output).",
-		}, []string{"model", "kind"}),
-		toolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "pergola_tool_calls_total", Help: "Tool calls by tool and outcome (ok, error).",
-		}, []string{"tool", "outcome"}),
-		toolSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "pergola_tool_call_seconds", Help: "Duration of tool calls.", Buckets: buckets,
-		}, []string{"tool"}),
+		labels:       l,
+		modelCalls:   counter("pergola_model_calls_total", "Model calls by model and outcome (ok, error).", "model", "outcome"),
+		modelSeconds: histogram("pergola_model_call_seconds", "Duration of model calls, streaming included.", "model"),
+		tokens:       counter("pergola_model_tokens_total", "Tokens by model and kind (input, output).", "model", "kind"),
+		botTokens: counter("pergola_bot_tokens_total", "Tokens of chats by workspace, bot, model and kind (input, output).",
+			"workspace", "bot", "model", "kind"),
+		turns: counter("pergola_chat_turns_total",
+			"Runs of chat turns by workspace, bot and outcome (completed, failed, requires_action, question).", "workspace", "bot", "outcome"),
+		firstToken: histogram("pergola_chat_first_token_seconds",
+			"Seconds from the start of a turn's run to the first text of its answer, by model.", "model"),
+		toolCalls:   counter("pergola_tool_calls_total", "Tool calls by plugin, tool and outcome (ok, error).", "plugin", "tool", "outcome"),
+		toolSeconds: histogram("pergola_tool_call_seconds", "Duration of tool calls by plugin and tool.", "plugin", "tool"),
 	}
-	reg.MustRegister(h.modelCalls, h.modelSeconds, h.tokens, h.toolCalls, h.toolSeconds)
+	reg.MustRegister(h.modelCalls, h.modelSeconds, h.tokens, h.botTokens, h.turns, h.firstToken, h.toolCalls, h.toolSeconds)
 	return h
+}
+
+func counter(name, help string, labels ...string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+}
+
+func histogram(name, help string, labels ...string) *prometheus.HistogramVec {
+	return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}, labels)
 }
 
 // OnStep records one step of a run.
 func (h *ChatHook) OnStep(_ context.Context, s chat.Step) {
 	switch s.Kind {
+	case chat.StepTurnStart:
+		h.starts.Store(s.ChatID, turnStart{at: time.Now(), model: s.ModelID})
+	case chat.StepTextDelta:
+		if v, ok := h.starts.LoadAndDelete(s.ChatID); ok {
+			st := v.(turnStart)
+			h.firstToken.WithLabelValues(st.model).Observe(time.Since(st.at).Seconds())
+		}
+	case chat.StepTurnEnd:
+		h.starts.Delete(s.ChatID)
+		h.turns.WithLabelValues(h.labels.workspaces.ID(s.WorkspaceID), h.labels.bots.ID(s.BotID), turnOutcome(s)).Inc()
 	case chat.StepModelEnd:
-		h.modelCalls.WithLabelValues(s.ModelID, outcome(s.Err)).Inc()
-		h.modelSeconds.WithLabelValues(s.ModelID).Observe(s.Duration.Seconds())
-		h.tokens.WithLabelValues(s.ModelID, "input").Add(float64(s.Usage.InputTokens))
-		h.tokens.WithLabelValues(s.ModelID, "output").Add(float64(s.Usage.OutputTokens))
+		h.modelEnd(s)
 	case chat.StepToolResult:
-		h.toolCalls.WithLabelValues(s.ToolName, outcome(s.Err)).Inc()
-		h.toolSeconds.WithLabelValues(s.ToolName).Observe(s.Duration.Seconds())
+		plugin, tool := h.labels.tool(s.ToolOrigin, s.ToolName)
+		h.toolCalls.WithLabelValues(plugin, tool, outcome(s.Err)).Inc()
+		h.toolSeconds.WithLabelValues(plugin, tool).Observe(s.Duration.Seconds())
 	}
+}
+
+func (h *ChatHook) modelEnd(s chat.Step) {
+	h.modelCalls.WithLabelValues(s.ModelID, outcome(s.Err)).Inc()
+	h.modelSeconds.WithLabelValues(s.ModelID).Observe(s.Duration.Seconds())
+	in, out := float64(s.Usage.InputTokens), float64(s.Usage.OutputTokens)
+	h.tokens.WithLabelValues(s.ModelID, "input").Add(in)
+	h.tokens.WithLabelValues(s.ModelID, "output").Add(out)
+	ws, bot := h.labels.workspaces.ID(s.WorkspaceID), h.labels.bots.ID(s.BotID)
+	h.botTokens.WithLabelValues(ws, bot, s.ModelID, "input").Add(in)
+	h.botTokens.WithLabelValues(ws, bot, s.ModelID, "output").Add(out)
+}
+
+// turnOutcome is the outcome a turn_end step names; a run that failed
+// without naming it is "failed".
+func turnOutcome(s chat.Step) string {
+	switch s.Text {
+	case "completed", "failed", "requires_action", "question":
+		return s.Text
+	}
+	if s.Err != nil {
+		return "failed"
+	}
+	return "completed"
 }
 
 func outcome(err error) string {

@@ -37,6 +37,8 @@ func migrations() []migration {
 		{Version: 14, Name: "usage_indexes", Up: up0014},
 		{Version: 15, Name: "apps", Up: up0015},
 		{Version: 16, Name: "app_conversations", Up: up0016},
+		{Version: 17, Name: "files", Up: up0017},
+		{Version: 18, Name: "traces", Up: up0018},
 	}
 }
 

@@ -77,7 +77,7 @@ func AccessLog(log *slog.Logger) app.HandlerFunc {
 			"bytes", len(c.Response.Body()), "client_ip", c.ClientIP(),
 		}
 		if p := httpx.Caller(c); p.UserID != 0 {
-			attrs = append(attrs, "user_id", p.UserID)
+			attrs = append(attrs, "user_id", strconv.FormatInt(p.UserID, 10))
 		}
 		log.Log(ctx, level, "http request", attrs...)
 	}

@@ -83,7 +83,7 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	ln := newTrackingListener(raw, edgeLimits{header: cfg.Edge.ReadHeaderTimeout, request: cfg.Edge.ReadTimeout, maxBody: cfg.MaxBodyBytes})
 	hlog.SetLevel(hlog.LevelWarn)
 	h := server.New(server.WithListener(ln), server.WithTransport(standard.NewTransporter),
-		server.WithMaxRequestBodySize(cfg.MaxBodyBytes+hardBodySlack), server.WithHandleMethodNotAllowed(true), server.WithExitWaitTime(cfg.ShutdownTimeout),
+		server.WithMaxRequestBodySize(max(cfg.MaxBodyBytes, uploadBodyBytes(cfg))+hardBodySlack), server.WithHandleMethodNotAllowed(true), server.WithExitWaitTime(cfg.ShutdownTimeout),
 		server.WithDisablePrintRoute(true), server.WithSenseClientDisconnection(true),
 		server.WithReadTimeout(cfg.Edge.ReadTimeout), server.WithIdleTimeout(cfg.Edge.IdleTimeout), server.WithMaxHeaderBytes(cfg.Edge.MaxHeaderBytes))
 	deps, cleanup, err := features(ctx, cfg, db, box, models, log, reg, shared)
@@ -111,6 +111,13 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		}
 	}
 	cache := newCaches(ctx, cfg, shared, log, &cleanups)
+	obs := newObservability(reg, cfg.Metrics)
+	traces, err := newTracing(ctx, cfg, db, reg, log)
+	if err != nil {
+		return api.Deps{}, cleanup, err
+	}
+	cleanups = append(cleanups, traces.close) // first in, last out: after the runs stopped
+	watchQueues(reg, shared.queue, cfg, log)
 	ident := cache.identity(db)
 	if err := bootstrap(ctx, ident, cfg, log); err != nil {
 		return api.Deps{}, cleanup, err
@@ -130,7 +137,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	wft := &workflowTools{store: db.Workflows()}
 	bots := newBots(db, ident, registry, append(append(append(plugins.bind, tables.bind...), wft.bind()...), channelBinding(db), cache.bots())...)
 	convs := newConversations(db, ident, bots)
-	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc, shared.queue, cfg, log, cache)
+	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc, shared.queue, cfg, log, cache, obs.runs, traces.workflows)
 	cleanups = append(cleanups, stopWorkflows)
 	if err != nil {
 		return api.Deps{}, cleanup, err
@@ -142,7 +149,11 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
-	chats := newChat(db, chatStore, log, reg, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer())
+	files, err := newFiles(ctx, cfg, db, ident, log)
+	if err != nil {
+		return api.Deps{}, cleanup, err
+	}
+	chats := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, traces.chats)
 	if err := chats.Listen(ctx); err != nil {
 		return api.Deps{}, cleanup, fmt.Errorf("listen for chat cancels: %w", err)
 	}
@@ -155,6 +166,8 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		MCP:     newMCP(ident, bots, chats, workflows, log),
 		Usage:   newUsage(db, ident),
 		Apps:    appapp.New(db.Apps(), ident),
+		Files:   files, UploadBytes: uploadBodyBytes(cfg),
+		Traces:  traces.service(ident),
 		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
 	}, cleanup, nil

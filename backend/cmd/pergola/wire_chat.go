@@ -5,26 +5,24 @@ import (
 	"log/slog"
 	"net/http"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	botapp "github.com/pergola-ai/pergola/application/bot"
 	chatapp "github.com/pergola-ai/pergola/application/chat"
 	convapp "github.com/pergola-ai/pergola/application/conversation"
 	"github.com/pergola-ai/pergola/application/modelreg"
 	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/identity"
-	"github.com/pergola-ai/pergola/infra/metrics"
 	"github.com/pergola-ai/pergola/infra/provider"
 	"github.com/pergola-ai/pergola/infra/sqlstore"
 )
 
 // newChat wires the agent runtime.
-func newChat(db *sqlstore.DB, chats *sqlstore.ChatStore, log *slog.Logger, reg prometheus.Registerer, models *modelreg.Registry, modelHTTP *http.Client,
-	bots *botapp.Service, convs *convapp.Service, bus chatapp.Broadcaster, tools []chatapp.ToolSource, resumer chatapp.ToolResumer) *chatapp.Service {
+func newChat(db *sqlstore.DB, chats *sqlstore.ChatStore, log *slog.Logger, metricsHook chatapp.Hook, models *modelreg.Registry, modelHTTP *http.Client,
+	bots *botapp.Service, convs *convapp.Service, bus chatapp.Broadcaster, tools []chatapp.ToolSource, resumer chatapp.ToolResumer,
+	files chatapp.Files, traceHook chatapp.Hook) *chatapp.Service {
 	return chatapp.New(chatapp.Deps{
 		Bots: bots, Conversations: conversations{convs}, Messages: db.Messages(), Chats: chats,
 		Models: models, ChatModels: provider.Factory{HTTPClient: modelHTTP}, IDs: db.IDs(), Broadcaster: bus,
-		Tools: tools, Resumer: resumer, Published: bots, Hooks: []chatapp.Hook{metrics.NewChatHook(reg)}, Log: log,
+		Tools: tools, Resumer: resumer, Published: bots, Files: files, Hooks: []chatapp.Hook{metricsHook, traceHook}, Log: log,
 	})
 }
 

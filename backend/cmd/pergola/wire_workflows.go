@@ -29,6 +29,7 @@ import (
 	"github.com/pergola-ai/pergola/domain/table"
 	"github.com/pergola-ai/pergola/domain/variable"
 	"github.com/pergola-ai/pergola/infra/egress"
+	"github.com/pergola-ai/pergola/infra/metrics"
 	"github.com/pergola-ai/pergola/infra/provider"
 	"github.com/pergola-ai/pergola/infra/sqlstore"
 	wf "github.com/pergola-ai/pergola/workflow"
@@ -54,7 +55,8 @@ const workflowWorkers = 4
 // safe to call) stops it, leaving the runs it held for another process,
 // and then the code-node workers.
 func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry, modelHTTP *http.Client, bots *botapp.Service,
-	plugins *pluginapp.Service, tables *tableapp.Service, queue workflowQueue, cfg config.Config, log *slog.Logger, cache *caches) (*workflowapp.Service, func(), error) {
+	plugins *pluginapp.Service, tables *tableapp.Service, queue workflowQueue, cfg config.Config, log *slog.Logger, cache *caches,
+	runMetrics *metrics.WorkflowRuns, tracer workflowapp.RunTracer) (*workflowapp.Service, func(), error) {
 	guard, err := egress.New(egress.Config{Allow: cfg.EgressAllow})
 	if err != nil {
 		return nil, func() {}, fmt.Errorf("PERGOLA_EGRESS_ALLOW: %w", err)
@@ -81,9 +83,10 @@ func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Servi
 		Python:    newPythonRunner(cfg, log),
 		Limits:    wf.Limits{CodeParallel: cfg.CodeParallel},
 	})
-	svc := workflowapp.New(workflowapp.Deps{Store: cache.workflows(db), Runs: db.WorkflowRuns(), Writer: db.WorkflowRuns(), Access: ident,
+	counted := countedRuns{WorkflowRunStore: db.WorkflowRuns(), runs: runMetrics}
+	svc := workflowapp.New(workflowapp.Deps{Store: cache.workflows(db), Runs: counted, Writer: counted, Access: ident,
 		Bots: botWorkspaces{db.Bots()}, Apps: appVars, Engine: engine, History: history, IDs: db.IDs(), Log: log,
-		States: db.WorkflowRunStates(), Queue: queue, Lease: lease})
+		States: db.WorkflowRunStates(), Queue: queue, Lease: lease, Tracer: tracer})
 	if err := svc.Beat(ctx); err != nil { // before any run names this process
 		stopCode()
 		return nil, func() {}, fmt.Errorf("workflow heartbeat: %w", err)
