@@ -18,8 +18,11 @@ const starter = `{"nodes":[{"id":"start","type":"start","title":"Start","outputs
 
 // prepareDefinition parses a definition (JSON or YAML), validates it in
 // the workspace (sub-workflows included) and returns it as the compact
-// JSON that is stored. An empty one becomes the starter workflow.
-func (s *Service) prepareDefinition(ctx context.Context, workspaceID, workflowID int64, raw []byte) ([]byte, error) {
+// JSON that is stored. An empty one becomes the starter workflow. With
+// keepInvalid a definition that reads but does not validate is returned
+// too, as Coze keeps drafts that do not validate yet (runs and publishing
+// validate it again and refuse it).
+func (s *Service) prepareDefinition(ctx context.Context, workspaceID, workflowID int64, raw []byte, keepInvalid bool) ([]byte, error) {
 	if len(raw) == 0 {
 		raw = []byte(starter)
 	}
@@ -31,10 +34,28 @@ func (s *Service) prepareDefinition(ctx context.Context, workspaceID, workflowID
 		return nil, err
 	}
 	opts := wf.CompileOptions{WorkspaceID: workspaceID, WorkflowID: workflowID}
-	if err := s.d.Engine.Validate(ctx, def, opts); err != nil {
+	if err := s.d.Engine.Validate(ctx, def, opts); err != nil && !(keepInvalid && wf.Problems(err) != nil) {
 		return nil, err
 	}
 	return def.Marshal()
+}
+
+// DraftProblems validates the stored draft of a workflow and returns its
+// problems, none when it is valid (a draft kept with KeepInvalid may have
+// some). Access as for Get.
+func (s *Service) DraftProblems(ctx context.Context, p identity.Principal, id int64) ([]*errs.FieldError, error) {
+	w, _, err := s.reach(ctx, p, id)
+	if err != nil {
+		return nil, err
+	}
+	def, err := wf.Parse(w.Definition)
+	if err == nil {
+		err = s.d.Engine.Validate(ctx, def, wf.CompileOptions{WorkspaceID: w.WorkspaceID, WorkflowID: id})
+	}
+	if problems := wf.Problems(err); problems != nil {
+		return problems, nil
+	}
+	return nil, err
 }
 
 // CreateInput is a new workflow.
@@ -43,6 +64,9 @@ type CreateInput struct {
 	Name        string
 	Description string
 	Definition  []byte // JSON or YAML; empty: the starter workflow
+	// KeepInvalid stores a definition that does not validate (see
+	// DraftProblems); it cannot run or be published until it does.
+	KeepInvalid bool
 }
 
 // Create makes a workflow in a workspace; the caller becomes its creator.
@@ -57,7 +81,7 @@ func (s *Service) Create(ctx context.Context, p identity.Principal, in CreateInp
 	if err := workflow.ValidateMeta(in.Name, in.Description); err != nil {
 		return nil, err
 	}
-	def, err := s.prepareDefinition(ctx, in.WorkspaceID, 0, in.Definition)
+	def, err := s.prepareDefinition(ctx, in.WorkspaceID, 0, in.Definition, in.KeepInvalid)
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +98,7 @@ type UpdateInput struct {
 	Name        *string
 	Description *string
 	Definition  []byte
+	KeepInvalid bool // as in CreateInput
 }
 
 // Update changes the draft of a workflow: its name, description or
@@ -95,7 +120,7 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, id int64, in
 	}
 	var def []byte
 	if in.Definition != nil {
-		if def, err = s.prepareDefinition(ctx, w.WorkspaceID, id, in.Definition); err != nil {
+		if def, err = s.prepareDefinition(ctx, w.WorkspaceID, id, in.Definition, in.KeepInvalid); err != nil {
 			return nil, err
 		}
 	}

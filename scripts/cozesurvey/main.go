@@ -44,39 +44,56 @@ func main() {
 		fmt.Printf("Python code nodes are off on this machine (%v): canvases with them count as refused\n\n", err)
 	}
 	s := &surveyor{eng: workflow.New(cfg), flagged: map[string]int{}}
-	byReason := map[string]int{}
-	imported := 0
+	refused, drafts := map[string]int{}, map[string]int{}
+	valid, kept := 0, 0
 	for _, f := range files {
 		rel, _ := filepath.Rel(dir, f)
-		reasons := s.survey(f)
-		if len(reasons) == 0 {
-			imported++
+		reasons, draft := s.survey(f)
+		switch {
+		case len(reasons) == 0:
+			valid++
 			fmt.Printf("imported  %s\n", rel)
 			continue
-		}
-		fmt.Printf("refused   %s\n", rel)
-		seen := map[string]bool{}
-		for _, r := range reasons {
-			fmt.Printf("          %s\n", r.text)
-			if !seen[r.group] {
-				seen[r.group] = true
-				byReason[r.group]++
-			}
+		case draft:
+			kept++
+			fmt.Printf("draft     %s (kept with allow_partial; does not validate, as in Coze)\n", rel)
+			tally(drafts, reasons)
+		default:
+			fmt.Printf("refused   %s\n", rel)
+			tally(refused, reasons)
 		}
 	}
-	fmt.Printf("\n%d of %d canvases import\n", imported, len(files))
+	fmt.Printf("\n%d of %d canvases import: %d valid, %d as drafts that do not validate (allow_partial keeps them)\n",
+		valid+kept, len(files), valid, kept)
 	fmt.Printf("%d workflow ids mapped to stand-in published workflows\n", len(s.standIns))
-	if len(byReason) > 0 {
-		fmt.Println("\ncanvases refused, by reason:")
-	}
-	for _, k := range slices.Sorted(maps.Keys(byReason)) {
-		fmt.Printf("%4d  %s\n", byReason[k], k)
-	}
+	printTally("canvases refused, by reason:", refused)
+	printTally("drafts kept with problems, by problem:", drafts)
 	if len(s.flagged) > 0 {
 		fmt.Println("\nnodes imported with something to look at (the report's needs_conversion), by reason:")
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.flagged)) {
 		fmt.Printf("%4d  %s\n", s.flagged[k], k)
+	}
+}
+
+// tally prints each reason and counts each kind once per canvas.
+func tally(counts map[string]int, reasons []reason) {
+	seen := map[string]bool{}
+	for _, r := range reasons {
+		fmt.Printf("          %s\n", r.text)
+		if !seen[r.group] {
+			seen[r.group] = true
+			counts[r.group]++
+		}
+	}
+}
+
+func printTally(title string, counts map[string]int) {
+	if len(counts) > 0 {
+		fmt.Println("\n" + title)
+	}
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		fmt.Printf("%4d  %s\n", counts[k], k)
 	}
 }
 

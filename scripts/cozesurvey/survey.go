@@ -28,19 +28,20 @@ type reason struct {
 }
 
 // survey imports one canvas and returns why it was refused, nothing when
-// it imports.
-func (s *surveyor) survey(path string) []reason {
+// it imports; draft says the reasons are the problems of a converted
+// definition, which an import with allow_partial keeps as a draft.
+func (s *surveyor) survey(path string) (reasons []reason, draft bool) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return []reason{{text: err.Error(), group: "unreadable"}}
+		return []reason{{text: err.Error(), group: "unreadable"}}, false
 	}
 	opts, err := s.options(b)
 	if err != nil {
-		return []reason{{text: err.Error(), group: "malformed: " + generic(err.Error())}}
+		return []reason{{text: err.Error(), group: "malformed: " + generic(err.Error())}}, false
 	}
 	res, err := cozeimport.Convert(b, opts)
 	if err != nil {
-		return []reason{{text: err.Error(), group: "malformed: " + generic(err.Error())}}
+		return []reason{{text: err.Error(), group: "malformed: " + generic(err.Error())}}, false
 	}
 	for _, n := range res.Report.NeedsConversion {
 		s.flagged[fmt.Sprintf("type %s: %s", n.Type, generic(n.Reason))]++
@@ -51,19 +52,21 @@ func (s *surveyor) survey(path string) []reason {
 			group: fmt.Sprintf("type %s: %s", n.Type, generic(n.Reason))})
 	}
 	if len(out) > 0 {
-		return out
+		return out, false
 	}
 	err = s.eng.Validate(context.Background(), res.Definition, workflow.CompileOptions{})
 	for _, p := range workflow.Problems(err) {
-		out = append(out, reason{text: p.Field + ": " + p.Reason, group: "invalid: " + generic(p.Reason)})
+		out = append(out, reason{text: p.Field + ": " + p.Reason, group: generic(p.Reason)})
 	}
 	if err != nil && len(out) == 0 {
-		out = append(out, reason{text: err.Error(), group: "invalid: " + generic(err.Error())})
+		return []reason{{text: err.Error(), group: "invalid: " + generic(err.Error())}}, false
 	}
-	return out
+	return out, len(out) > 0
 }
 
-// options maps the workflows the canvas runs to stand-ins.
+// options maps the workflows the canvas runs to stand-ins, with
+// allow_partial: unsupported nodes are still reported as refusals, and a
+// draft that does not validate is kept.
 func (s *surveyor) options(canvas []byte) (cozeimport.Options, error) {
 	refs, err := cozeimport.References(canvas)
 	if err != nil {
@@ -77,7 +80,7 @@ func (s *surveyor) options(canvas []byte) (cozeimport.Options, error) {
 			s.standIns[id] = cozeimport.WorkflowRef{ID: int64(len(s.standIns) + 1), Version: 1}
 		}
 	}
-	return cozeimport.Options{DefaultModelID: "fake", Workflows: s.standIns, RequireWorkflowMappings: true}, nil
+	return cozeimport.Options{DefaultModelID: "fake", Workflows: s.standIns, RequireWorkflowMappings: true, AllowPartial: true}, nil
 }
 
 var (

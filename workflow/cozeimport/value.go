@@ -95,11 +95,8 @@ func (nc *nodeConv) literal(b *blockInput, field string) (workflow.Input, error)
 func (nc *nodeConv) ref(r blockRef, field string) (workflow.Input, error) {
 	switch r.Source {
 	case "block-output", "":
-		if r.BlockID == "" {
-			return workflow.Input{}, errs.Invalid(nc.at+"."+field, "references no node (blockID is empty)")
-		}
 		if _, ok := nc.c.byID[r.BlockID]; !ok {
-			return workflow.Input{}, errs.Invalid(nc.at+"."+field, "references node %s, which is not in the canvas", r.BlockID)
+			return nc.danglingRef(r, field)
 		}
 		node, path := nc.c.outputRef(nc.n, r.BlockID, dotted(r.Name))
 		return workflow.RefTo(node, path), nil
@@ -107,6 +104,19 @@ func (nc *nodeConv) ref(r blockRef, field string) (workflow.Input, error) {
 		return nc.globalRef(r, field)
 	}
 	return workflow.Input{}, errs.Invalid(nc.at+"."+field, "has an unknown reference source %q", r.Source)
+}
+
+// danglingRef converts a reference to no node or to a node not in the
+// canvas: an error, or with AllowPartial the same reference in the DSL,
+// which validation reports, so the draft is kept as Coze keeps it.
+func (nc *nodeConv) danglingRef(r blockRef, field string) (workflow.Input, error) {
+	if nc.c.opts.AllowPartial {
+		return workflow.RefTo(r.BlockID, dotted(r.Name)), nil
+	}
+	if r.BlockID == "" {
+		return workflow.Input{}, errs.Invalid(nc.at+"."+field, "references no node (blockID is empty)")
+	}
+	return workflow.Input{}, errs.Invalid(nc.at+"."+field, "references node %s, which is not in the canvas", r.BlockID)
 }
 
 // outputRef maps a reference to an output of node id, read from node

@@ -26,9 +26,9 @@ type imported struct {
 	Workflow *workflows.WorkflowDTO `json:"workflow,omitempty"`
 	// PublishedVersion is set on the workflows another of the export
 	// runs: they are published so that it can pin the version.
-	PublishedVersion int64             `json:"published_version,omitempty"`
-	Report           cozeimport.Report `json:"report"`
-	Problems         []problem         `json:"problems,omitempty"`
+	PublishedVersion int64                  `json:"published_version,omitempty"`
+	Report           cozeimport.Report      `json:"report"`
+	Problems         []workflows.ProblemDTO `json:"problems,omitempty"`
 }
 
 // bundleResponse answers an import of several workflows, in the order

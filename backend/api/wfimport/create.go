@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
+	"github.com/pergola-ai/pergola/backend/api/workflows"
 	"github.com/pergola-ai/pergola/workflow/cozeimport"
 )
 
@@ -51,7 +52,7 @@ func (b *bundle) createOne(ctx context.Context, i int) error {
 		return err
 	}
 	b.created = append(b.created, created.ID)
-	dto := newWorkflowDTO(created)
+	dto := workflows.NewWorkflowDTO(created)
 	b.out[i].Workflow = &dto
 	if !b.plan.Used[w.ID] {
 		return nil

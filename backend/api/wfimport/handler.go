@@ -14,7 +14,6 @@ import (
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/backend/api/workflows"
-	"github.com/pergola-ai/pergola/domain/workflow"
 	wf "github.com/pergola-ai/pergola/workflow"
 	"github.com/pergola-ai/pergola/workflow/cozeimport"
 )
@@ -64,22 +63,18 @@ type workflowRef struct {
 type response struct {
 	Workflow *workflows.WorkflowDTO `json:"workflow,omitempty"`
 	Report   cozeimport.Report      `json:"report"`
-	Problems []problem              `json:"problems,omitempty"`
+	Problems []workflows.ProblemDTO `json:"problems,omitempty"`
 	// AppVariables are the app variables the workflow uses (run it with
 	// app_id); AppVariablesAdded those declared on the app by this import.
 	AppVariables      []string `json:"app_variables,omitempty"`
 	AppVariablesAdded []string `json:"app_variables_added,omitempty"`
 }
 
-type problem struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
-
 // Import answers POST /api/workflows/import: 201 with the draft workflow
 // and the report. A canvas with unsupported nodes answers 400 naming each
 // and creates nothing, unless allow_partial; a converted definition that
-// does not validate answers 400 with its problems; both carry the report.
+// does not validate answers 400 with its problems, unless allow_partial,
+// which keeps it as a draft and lists them; all carry the report.
 func (h Handler) Import(ctx context.Context, c *app.RequestContext) error {
 	req, err := bindRequest(c)
 	if err != nil {
@@ -120,7 +115,7 @@ func (h Handler) Import(ctx context.Context, c *app.RequestContext) error {
 		req.Name = defaultName
 	}
 	w, err := h.Svc.Create(ctx, httpx.Caller(c), workflowapp.CreateInput{WorkspaceID: int64(req.WorkspaceID),
-		Name: req.Name, Description: req.Description, Definition: def})
+		Name: req.Name, Description: req.Description, Definition: def, KeepInvalid: req.AllowPartial})
 	var verr *wf.ValidationError
 	if errors.As(err, &verr) {
 		fail(c, "the converted workflow is invalid: "+err.Error(), response{Report: res.Report, Problems: problems(err)})
@@ -134,8 +129,13 @@ func (h Handler) Import(ctx context.Context, c *app.RequestContext) error {
 			return err
 		}
 	}
-	dto := newWorkflowDTO(w)
+	dto := workflows.NewWorkflowDTO(w)
 	out.Workflow = &dto
+	if req.AllowPartial {
+		if out.Problems, err = h.draftProblems(ctx, c, w.ID); err != nil {
+			return err
+		}
+	}
 	c.JSON(http.StatusCreated, httpx.Envelope{Data: out})
 	return nil
 }
@@ -162,18 +162,12 @@ func fail(c *app.RequestContext, msg string, data any) {
 		Detail: &httpx.Detail{LogID: httpx.LogID(c)}})
 }
 
-func problems(err error) []problem {
-	var out []problem
-	for _, p := range wf.Problems(err) {
-		out = append(out, problem{Field: p.Field, Message: p.Reason})
-	}
-	return out
+// draftProblems lists the problems of a draft imported with allow_partial
+// that does not validate: it is kept, as Coze keeps such drafts, and runs
+// and publishing refuse it until they are fixed.
+func (h Handler) draftProblems(ctx context.Context, c *app.RequestContext, id int64) ([]workflows.ProblemDTO, error) {
+	ps, err := h.Svc.DraftProblems(ctx, httpx.Caller(c), id)
+	return workflows.NewProblems(ps), err
 }
 
-// newWorkflowDTO renders the new workflow as the console's workflow routes do.
-func newWorkflowDTO(w *workflow.Workflow) workflows.WorkflowDTO {
-	return workflows.WorkflowDTO{ID: httpx.ID(w.ID), WorkspaceID: httpx.ID(w.WorkspaceID), CreatorID: httpx.ID(w.CreatorID),
-		Name: w.Name, Description: w.Description, Definition: json.RawMessage(w.Definition), DraftRevision: w.DraftRevision,
-		PublishedVersion: w.PublishedVersion, PublishedAt: httpx.UnixPtr(w.PublishedAt),
-		CreatedAt: httpx.Unix(w.CreatedAt), UpdatedAt: httpx.Unix(w.UpdatedAt)}
-}
+func problems(err error) []workflows.ProblemDTO { return workflows.NewProblems(wf.Problems(err)) }

@@ -51,7 +51,7 @@ func (h Console) List(ctx context.Context, c *app.RequestContext) error {
 	}
 	out := make([]WorkflowDTO, len(items))
 	for i := range items {
-		out[i] = newWorkflowDTO(&items[i])
+		out[i] = NewWorkflowDTO(&items[i])
 	}
 	httpx.OK(c, httpx.List[WorkflowDTO]{Items: out, Total: total})
 	return nil
@@ -62,9 +62,12 @@ type createRequest struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Definition  json.RawMessage `json:"definition"`
+	KeepInvalid bool            `json:"keep_invalid"`
 }
 
 // Create answers POST /api/workflows with 201 and the new workflow.
+// With keep_invalid a definition that does not validate is stored as the
+// draft and the answer lists its problems.
 func (h Console) Create(ctx context.Context, c *app.RequestContext) error {
 	var req createRequest
 	if err := httpx.BindJSON(c, &req); err != nil {
@@ -75,12 +78,28 @@ func (h Console) Create(ctx context.Context, c *app.RequestContext) error {
 		return err
 	}
 	w, err := h.Svc.Create(ctx, httpx.Caller(c), workflowapp.CreateInput{WorkspaceID: int64(req.WorkspaceID),
-		Name: req.Name, Description: req.Description, Definition: def})
+		Name: req.Name, Description: req.Description, Definition: def, KeepInvalid: req.KeepInvalid})
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusCreated, httpx.Envelope{Data: newWorkflowDTO(w)})
+	dto, err := h.withProblems(ctx, c, w, req.KeepInvalid)
+	if err != nil {
+		return err
+	}
+	c.JSON(http.StatusCreated, httpx.Envelope{Data: dto})
 	return nil
+}
+
+// withProblems renders a stored workflow, with the problems of its draft
+// when it may have been kept invalid.
+func (h Console) withProblems(ctx context.Context, c *app.RequestContext, w *workflow.Workflow, kept bool) (WorkflowDTO, error) {
+	dto := NewWorkflowDTO(w)
+	if !kept {
+		return dto, nil
+	}
+	problems, err := h.Svc.DraftProblems(ctx, httpx.Caller(c), w.ID)
+	dto.Problems = NewProblems(problems)
+	return dto, err
 }
 
 // Get answers GET /api/workflows/:id with the workflow and its draft.
@@ -93,7 +112,7 @@ func (h Console) Get(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	httpx.OK(c, newWorkflowDTO(w))
+	httpx.OK(c, NewWorkflowDTO(w))
 	return nil
 }
 
@@ -101,10 +120,11 @@ type updateRequest struct {
 	Name        *string         `json:"name"`
 	Description *string         `json:"description"`
 	Definition  json.RawMessage `json:"definition"`
+	KeepInvalid bool            `json:"keep_invalid"`
 }
 
 // Update answers PATCH /api/workflows/:id: the fields present change the
-// draft.
+// draft (keep_invalid as in Create).
 func (h Console) Update(ctx context.Context, c *app.RequestContext) error {
 	id, err := httpx.PathID(c, "id")
 	if err != nil {
@@ -118,11 +138,16 @@ func (h Console) Update(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	w, err := h.Svc.Update(ctx, httpx.Caller(c), id, workflowapp.UpdateInput{Name: req.Name, Description: req.Description, Definition: def})
+	w, err := h.Svc.Update(ctx, httpx.Caller(c), id, workflowapp.UpdateInput{Name: req.Name, Description: req.Description,
+		Definition: def, KeepInvalid: req.KeepInvalid})
 	if err != nil {
 		return err
 	}
-	httpx.OK(c, newWorkflowDTO(w))
+	dto, err := h.withProblems(ctx, c, w, req.KeepInvalid && def != nil)
+	if err != nil {
+		return err
+	}
+	httpx.OK(c, dto)
 	return nil
 }
 
@@ -158,6 +183,6 @@ func (h Console) Validate(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	httpx.OK(c, map[string]any{"valid": len(problems) == 0, "problems": newProblems(problems)})
+	httpx.OK(c, map[string]any{"valid": len(problems) == 0, "problems": NewProblems(problems)})
 	return nil
 }

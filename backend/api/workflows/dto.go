@@ -26,9 +26,14 @@ type WorkflowDTO struct {
 	PublishedAt      int64           `json:"published_at"`
 	CreatedAt        int64           `json:"created_at"`
 	UpdatedAt        int64           `json:"updated_at"`
+	// Problems are those of a draft stored with keep_invalid (or imported
+	// with allow_partial) that does not validate; it cannot run or be
+	// published until they are fixed.
+	Problems []ProblemDTO `json:"problems,omitempty"`
 }
 
-func newWorkflowDTO(w *workflow.Workflow) WorkflowDTO {
+// NewWorkflowDTO renders a workflow and its draft as the workflow routes answer it.
+func NewWorkflowDTO(w *workflow.Workflow) WorkflowDTO {
 	return WorkflowDTO{ID: httpx.ID(w.ID), WorkspaceID: httpx.ID(w.WorkspaceID), CreatorID: httpx.ID(w.CreatorID),
 		Name: w.Name, Description: w.Description, Definition: optionalJSON(w.Definition), DraftRevision: w.DraftRevision,
 		PublishedVersion: w.PublishedVersion, PublishedAt: httpx.UnixPtr(w.PublishedAt),
@@ -57,7 +62,8 @@ type ProblemDTO struct {
 	Message string `json:"message"`
 }
 
-func newProblems(ps []*errs.FieldError) []ProblemDTO {
+// NewProblems renders the problems of a definition.
+func NewProblems(ps []*errs.FieldError) []ProblemDTO {
 	out := make([]ProblemDTO, len(ps))
 	for i, p := range ps {
 		out[i] = ProblemDTO{Field: p.Field, Message: p.Reason}
