@@ -54,7 +54,8 @@ func Merged() ([]byte, error) {
 	out := document{
 		OpenAPI: "3.0.3",
 		Info: map[string]any{"title": "Pergola API", "version": "1",
-			"description": "Every HTTP surface of Pergola: ops, the Coze-compatible OpenAPI, the console API and the admin API."},
+			"description": "Every HTTP surface of Pergola: ops, the Coze-compatible OpenAPI, the console API and the admin API.",
+			"license":     map[string]any{"name": "Apache 2.0", "url": "https://www.apache.org/licenses/LICENSE-2.0"}},
 		Paths: map[string]any{}, Components: map[string]any{},
 		Security: []any{map[string]any{"bearer": []any{}}},
 	}

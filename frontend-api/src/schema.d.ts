@@ -3209,15 +3209,6 @@ export interface components {
              */
             tool_call_id?: string;
         };
-        /**
-         * @description OpenAI's stream: `data: <ChatCompletionChunk as JSON>` lines, each followed by a blank line, and finally `data: [DONE]`. There are no `event:` lines. When the run fails after the stream started, a `data: {"error":{"message":...,"type":"server_error"}}` line comes instead of the finishing chunk, then `data: [DONE]`.
-         * @example data: {"choices":[{"delta":{"content":"It is sunny and 21°C in Paris."},"finish_reason":null,"index":0}],"id":"chatcmpl-7301234567890123999","model":"bot-7301234567890123456","object":"chat.completion.chunk"}
-         *
-         *     data: {"choices":[{"delta":{},"finish_reason":"stop","index":0}],"id":"chatcmpl-7301234567890123999","model":"bot-7301234567890123456","object":"chat.completion.chunk"}
-         *
-         *     data: [DONE]
-         */
-        ChatCompletionStream: string;
         /** @description An OpenAI tool call. */
         ChatCompletionToolCall: {
             /** @description The call's position; set in answers, ignored in requests. */
@@ -4614,11 +4605,13 @@ export interface components {
             node_title?: string;
             message: string;
         };
+        /** @description The error envelope of a refused request, or of a run that started and failed, which adds `execute_id` and the run's `debug_url`, `token` and `cost`. */
         WorkflowRunFailure: {
             code: number;
-            /** @description `workflow run <id> failed: node <id> (<title>) failed: <reason>`. */
+            /** @description What to fix; for a failed run `workflow run <id> failed: node <id> (<title>) failed: <reason>`. */
             msg: string;
-            execute_id: components["schemas"]["ID"];
+            /** @description Set when the run started and failed. */
+            execute_id?: components["schemas"]["ID"];
             debug_url?: string;
             token?: number;
             cost?: string;
@@ -4972,6 +4965,22 @@ export interface components {
                  * @example {
                  *       "code": 4101,
                  *       "msg": "this needs the admin role in workspace 42; you are member: forbidden"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request's headers are larger than PERGOLA_MAX_HEADER_BYTES (code 4000); the connection is closed. Any route may answer it. */
+        HeaderTooLarge: {
+            headers: {
+                "X-Tt-Logid": components["headers"]["LogID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": 4000,
+                 *       "msg": "request header is larger than the limit (PERGOLA_MAX_HEADER_BYTES); send fewer or shorter headers"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -8710,6 +8719,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            431: components["responses"]["HeaderTooLarge"];
         };
     };
     getWebChatPage: {
@@ -9026,6 +9036,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            431: components["responses"]["HeaderTooLarge"];
         };
     };
     healthz: {
@@ -9044,6 +9055,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            431: components["responses"]["HeaderTooLarge"];
         };
     };
     mcpStream: {
@@ -9219,6 +9231,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            431: components["responses"]["HeaderTooLarge"];
         };
     };
     openapiDocument: {
@@ -9237,6 +9250,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            431: components["responses"]["HeaderTooLarge"];
         };
     };
     readyz: {
@@ -9255,6 +9269,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            431: components["responses"]["HeaderTooLarge"];
             /** @description A dependency fails; `checks` names it. */
             503: {
                 headers: {
@@ -9478,7 +9493,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The completion, or with `stream: true` its chunks as Server-Sent Events. */
+            /** @description The completion, or with `stream: true` its chunks as Server-Sent Events, as OpenAI streams them: `data: <chunk as JSON>` lines, each followed by a blank line, and finally `data: [DONE]`; there are no `event:` lines. When the run fails after the stream started, a `data: {"error":{"message":..., "type":"server_error"}}` line comes instead of the finishing chunk, then `data: [DONE]`. The event-stream schema is that of one chunk. */
             200: {
                 headers: {
                     "X-Tt-Logid": components["headers"]["LogID"];
@@ -9486,7 +9501,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatCompletion"];
-                    "text/event-stream": components["schemas"]["ChatCompletionStream"];
+                    "text/event-stream": components["schemas"]["ChatCompletionChunk"];
                 };
             };
             400: components["responses"]["ChatCompletionBadRequest"];
@@ -10263,7 +10278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] | components["schemas"]["WorkflowRunFailure"];
+                    "application/json": components["schemas"]["WorkflowRunFailure"];
                 };
             };
             401: components["responses"]["Unauthorized"];
