@@ -67,6 +67,10 @@ scripts/lint-openapi.sh >"$tmp/openapi-lint.txt" 2>&1 || {
   cat "$tmp/openapi-lint.txt" >&2
   die "scripts/lint-openapi.sh found errors in idl/merged/openapi.yaml"
 }
+if grep -Eq 'You have [0-9]+ warnings?' "$tmp/openapi-lint.txt"; then
+  cat "$tmp/openapi-lint.txt" >&2
+  die "scripts/lint-openapi.sh found warnings in idl/merged/openapi.yaml"
+fi
 
 # ---- build -------------------------------------------------------------------
 log "building the server"
