@@ -11,9 +11,8 @@ import (
 	wf "github.com/pergola-ai/pergola/workflow"
 )
 
-// DefaultConversation is the conversation every end user of an app has:
-// made on first use, neither renamed nor deleted.
-const DefaultConversation = "Default"
+// DefaultConversation is the conversation template every app has.
+const DefaultConversation = app.DefaultConversation
 
 // ConversationDeps is what conversation nodes need.
 type ConversationDeps struct {
@@ -32,15 +31,18 @@ var _ wf.ConversationStore = Conversations{}
 // NewConversations returns the engine's conversation store.
 func NewConversations(d ConversationDeps) Conversations { return Conversations{d: d} }
 
-// find returns the scope's conversation of that name (0 when none); the
-// default one is made on first use.
+// find returns the scope's conversation of that name (0 when none); that
+// of a template is made on first use.
 func (c Conversations) find(ctx context.Context, s wf.Scope, name string) (*conversation.Conversation, error) {
 	id, err := c.d.Names.ConversationID(ctx, scopeOf(s), name)
 	if err != nil {
 		return nil, err
 	}
-	if id == 0 && name == DefaultConversation {
-		id, _, err = c.CreateConversation(ctx, s, name)
+	if id == 0 {
+		var tpl bool
+		if tpl, err = c.isTemplate(ctx, s, name); tpl {
+			id, _, err = c.CreateConversation(ctx, s, name)
+		}
 	}
 	if id == 0 || err != nil {
 		return nil, err
@@ -84,13 +86,17 @@ func (c Conversations) FindConversation(ctx context.Context, s wf.Scope, name st
 	return conv.ID, true, nil
 }
 
-// RenameConversation renames a conversation a node made.
+// RenameConversation renames a conversation a node made; renaming a
+// template fails.
 func (c Conversations) RenameConversation(ctx context.Context, s wf.Scope, name, newName string) (int64, bool, bool, error) {
+	if err := c.refuseTemplate(ctx, s, name); err != nil {
+		return 0, false, false, err
+	}
 	if other, err := c.d.Names.ConversationID(ctx, scopeOf(s), newName); err != nil || other != 0 {
 		return other, false, other != 0, err
 	}
 	id, err := c.d.Names.ConversationID(ctx, scopeOf(s), name)
-	if err != nil || id == 0 || name == DefaultConversation {
+	if err != nil || id == 0 {
 		return 0, false, false, err
 	}
 	if err := c.d.Names.RenameConversation(ctx, scopeOf(s), name, newName); err != nil {
@@ -104,10 +110,13 @@ func (c Conversations) RenameConversation(ctx context.Context, s wf.Scope, name,
 }
 
 // DeleteConversation deletes a conversation a node made, with its
-// messages.
+// messages; deleting a template fails.
 func (c Conversations) DeleteConversation(ctx context.Context, s wf.Scope, name string) (bool, error) {
+	if err := c.refuseTemplate(ctx, s, name); err != nil {
+		return false, err
+	}
 	id, err := c.d.Names.ConversationID(ctx, scopeOf(s), name)
-	if err != nil || id == 0 || name == DefaultConversation {
+	if err != nil || id == 0 {
 		return false, err
 	}
 	if err := c.d.Names.UnnameConversation(ctx, scopeOf(s), name); err != nil {
@@ -116,7 +125,8 @@ func (c Conversations) DeleteConversation(ctx context.Context, s wf.Scope, name 
 	return true, c.d.Convs.DeleteConversation(ctx, s.WorkspaceID, id)
 }
 
-// ListConversations lists the end user's conversations, oldest first.
+// ListConversations lists the app's templates, then the end user's
+// conversations nodes made, oldest first.
 func (c Conversations) ListConversations(ctx context.Context, s wf.Scope) ([]wf.NamedConversation, error) {
 	list, err := c.d.Names.NamedConversations(ctx, scopeOf(s))
 	if err != nil {
@@ -126,7 +136,7 @@ func (c Conversations) ListConversations(ctx context.Context, s wf.Scope) ([]wf.
 	for i, n := range list {
 		out[i] = wf.NamedConversation{ID: n.ConversationID, Name: n.Name}
 	}
-	return out, nil
+	return c.withTemplates(ctx, s, out)
 }
 
 // ClearConversation starts a new section: the history is empty again.

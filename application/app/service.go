@@ -38,6 +38,9 @@ type Input struct {
 	Name        string
 	Description string
 	Variables   []app.Variable
+	// Conversations are the conversation templates besides Default; nil
+	// keeps those an update finds.
+	Conversations []string
 }
 
 // Create stores a new app of the workspace.
@@ -45,7 +48,8 @@ func (s *Service) Create(ctx context.Context, p identity.Principal, workspaceID 
 	if err := s.enter(ctx, p, workspaceID); err != nil {
 		return nil, err
 	}
-	a := &app.App{WorkspaceID: workspaceID, CreatorID: p.UserID, Name: in.Name, Description: in.Description, Variables: in.Variables}
+	a := &app.App{WorkspaceID: workspaceID, CreatorID: p.UserID, Name: in.Name, Description: in.Description, Variables: in.Variables,
+		Conversations: in.Conversations}
 	if err := a.Validate(); err != nil {
 		return nil, err
 	}
@@ -68,7 +72,8 @@ func (s *Service) List(ctx context.Context, p identity.Principal, workspaceID in
 	return s.apps.ListApps(ctx, workspaceID, page)
 }
 
-// Update replaces the app's name, description and variables with in's.
+// Update replaces the app's name, description and variables with in's,
+// and its conversation templates when in has them.
 func (s *Service) Update(ctx context.Context, p identity.Principal, id int64, in Input) (*app.App, error) {
 	a, err := s.reach(ctx, p, id)
 	if err != nil {
@@ -76,6 +81,9 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, id int64, in
 	}
 	return s.apps.UpdateApp(ctx, a.WorkspaceID, id, func(a *app.App) error {
 		a.Name, a.Description, a.Variables = in.Name, in.Description, in.Variables
+		if in.Conversations != nil {
+			a.Conversations = in.Conversations
+		}
 		return a.Validate()
 	})
 }

@@ -43,8 +43,11 @@ type App struct {
 	Name        string
 	Description string
 	Variables   []Variable
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	// Conversations are the declared conversation templates besides
+	// Default (see Templates).
+	Conversations []string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 // Variable is an app variable: its name, type and default value.
@@ -69,6 +72,9 @@ func (a *App) Validate() error {
 	a.Name = strings.TrimSpace(a.Name)
 	if a.Name == "" || utf8.RuneCountInString(a.Name) > MaxNameLen {
 		return errs.Invalid("name", "is required, at most %d characters", MaxNameLen)
+	}
+	if err := a.validateConversations(); err != nil {
+		return err
 	}
 	if len(a.Variables) > MaxVariables {
 		return errs.Invalid("variables", "at most %d, got %d", MaxVariables, len(a.Variables))

@@ -2753,6 +2753,8 @@ export interface components {
             name: string;
             description: string;
             variables: components["schemas"]["AppVariable"][];
+            /** @description The conversation templates, Default first. */
+            conversations: string[];
             created_at: components["schemas"]["UnixTime"];
             updated_at: components["schemas"]["UnixTime"];
         };
@@ -2765,6 +2767,8 @@ export interface components {
             name: string;
             description?: string;
             variables?: components["schemas"]["AppVariable"][];
+            /** @description The app's conversation templates besides Default (Coze's app conversations). Every end user has one conversation of each, made on first use; conversation nodes read and write them but cannot rename or delete them. Absent on an update keeps them; Default may be listed and is ignored. */
+            conversations?: string[];
         };
         AppListEnvelope: components["schemas"]["Envelope"] & {
             data: {

@@ -30,7 +30,10 @@ type appRow struct {
 	Name        string
 	Description string
 	Variables   string // appVariableDoc JSON array
-	CreatedAt   time.Time
+	// Conversations is the JSON array of declared conversation templates;
+	// nil for none.
+	Conversations *string
+	CreatedAt     time.Time
 	UpdatedAt   time.Time
 }
 
@@ -53,8 +56,16 @@ func appToRow(a *app.App) (*appRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &appRow{ID: a.ID, WorkspaceID: a.WorkspaceID, CreatorID: a.CreatorID, Name: a.Name, Description: a.Description,
-		Variables: string(vars), CreatedAt: dbTime(a.CreatedAt), UpdatedAt: dbTime(a.UpdatedAt)}, nil
+	row := &appRow{ID: a.ID, WorkspaceID: a.WorkspaceID, CreatorID: a.CreatorID, Name: a.Name, Description: a.Description,
+		Variables: string(vars), CreatedAt: dbTime(a.CreatedAt), UpdatedAt: dbTime(a.UpdatedAt)}
+	if len(a.Conversations) > 0 {
+		b, err := json.Marshal(a.Conversations)
+		if err != nil {
+			return nil, err
+		}
+		row.Conversations = new(string(b))
+	}
+	return row, nil
 }
 
 func appFromRow(r *appRow) (*app.App, error) {
@@ -66,6 +77,11 @@ func appFromRow(r *appRow) (*app.App, error) {
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), Variables: make([]app.Variable, len(docs))}
 	for i, d := range docs {
 		a.Variables[i] = app.Variable{Name: d.Name, Type: d.Type, Default: app.Numbers(d.Default), Description: d.Description}
+	}
+	if r.Conversations != nil {
+		if err := json.Unmarshal([]byte(*r.Conversations), &a.Conversations); err != nil {
+			return nil, fmt.Errorf("sqlstore: conversations of app %d: %w", r.ID, err)
+		}
 	}
 	return a, nil
 }

@@ -22,7 +22,8 @@ func testAppStore(t *testing.T, db *DB) {
 	wsB := newWorkspace(t, db, "B", ada.ID)
 	shop := &app.App{WorkspaceID: wsA.ID, CreatorID: ada.ID, Name: "shop", Description: "a shop", Variables: []app.Variable{
 		{Name: "greeting", Type: app.TypeString, Default: "hi"}, {Name: "visits", Type: app.TypeInteger, Default: int64(0)},
-		{Name: "cart", Type: app.TypeArray, Default: []any{"a", int64(2)}}, {Name: "prefs", Type: app.TypeObject}}}
+		{Name: "cart", Type: app.TypeArray, Default: []any{"a", int64(2)}}, {Name: "prefs", Type: app.TypeObject}},
+		Conversations: []string{"Support", "Orders"}}
 	mustNot(t, store.CreateApp(ctx, shop))
 
 	t.Run("create and get keep every field, typed defaults included", func(t *testing.T) {
@@ -51,8 +52,13 @@ func testAppStore(t *testing.T, db *DB) {
 		wantErr(t, err, errs.ErrNotFound, "not found")
 		got, err := store.UpdateApp(ctx, wsA.ID, shop.ID, func(a *app.App) error { a.Description = "the shop"; return nil })
 		mustNot(t, err)
-		if got.Description != "the shop" || got.Name != "shop" || len(got.Variables) != 4 {
+		if got.Description != "the shop" || got.Name != "shop" || len(got.Variables) != 4 || len(got.Conversations) != 2 {
 			t.Fatalf("updated = %+v", got)
+		}
+		got, err = store.UpdateApp(ctx, wsA.ID, shop.ID, func(a *app.App) error { a.Conversations = nil; return nil })
+		mustNot(t, err)
+		if again, _ := store.GetApp(ctx, shop.ID); len(got.Conversations) != 0 || len(again.Conversations) != 0 {
+			t.Fatalf("conversation templates after clearing them: %v, stored %v", got.Conversations, again.Conversations)
 		}
 	})
 

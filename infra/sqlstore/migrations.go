@@ -39,6 +39,7 @@ func migrations() []migration {
 		{Version: 16, Name: "app_conversations", Up: up0016},
 		{Version: 17, Name: "files", Up: up0017},
 		{Version: 18, Name: "traces", Up: up0018},
+		{Version: 19, Name: "app_conversation_templates", Up: up0019},
 	}
 }
 

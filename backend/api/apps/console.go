@@ -27,8 +27,10 @@ type AppDTO struct {
 	Name        string        `json:"name"`
 	Description string        `json:"description"`
 	Variables   []VariableDTO `json:"variables"`
-	CreatedAt   int64         `json:"created_at"`
-	UpdatedAt   int64         `json:"updated_at"`
+	// Conversations are the conversation templates, Default first.
+	Conversations []string `json:"conversations"`
+	CreatedAt     int64    `json:"created_at"`
+	UpdatedAt     int64    `json:"updated_at"`
 }
 
 // VariableDTO is an app variable.
@@ -45,11 +47,14 @@ type appBody struct {
 	Name        string        `json:"name"`
 	Description string        `json:"description"`
 	Variables   []VariableDTO `json:"variables"`
+	// Conversations are the templates besides Default; absent keeps them.
+	Conversations []string `json:"conversations"`
 }
 
 func newAppDTO(a *domain.App) AppDTO {
 	out := AppDTO{ID: httpx.ID(a.ID), WorkspaceID: httpx.ID(a.WorkspaceID), Name: a.Name, Description: a.Description,
-		Variables: make([]VariableDTO, len(a.Variables)), CreatedAt: a.CreatedAt.Unix(), UpdatedAt: a.UpdatedAt.Unix()}
+		Variables: make([]VariableDTO, len(a.Variables)), Conversations: a.Templates(), CreatedAt: a.CreatedAt.Unix(),
+		UpdatedAt: a.UpdatedAt.Unix()}
 	for i, v := range a.Variables {
 		out.Variables[i] = VariableDTO{Name: v.Name, Type: v.Type, Description: v.Description}
 		if v.Default != nil {
@@ -61,7 +66,8 @@ func newAppDTO(a *domain.App) AppDTO {
 
 // input converts the body's variables, defaults decoded as values.
 func (b *appBody) input() (appapp.Input, error) {
-	in := appapp.Input{Name: b.Name, Description: b.Description, Variables: make([]domain.Variable, len(b.Variables))}
+	in := appapp.Input{Name: b.Name, Description: b.Description, Variables: make([]domain.Variable, len(b.Variables)),
+		Conversations: withoutDefault(b.Conversations)}
 	for i, v := range b.Variables {
 		def, err := decodeValue(v.Default)
 		if err != nil {
@@ -70,6 +76,21 @@ func (b *appBody) input() (appapp.Input, error) {
 		in.Variables[i] = domain.Variable{Name: v.Name, Type: v.Type, Default: def, Description: v.Description}
 	}
 	return in, nil
+}
+
+// withoutDefault drops Default from templates a client sent back as the
+// app answered them; nil stays nil (keep them).
+func withoutDefault(names []string) []string {
+	if names == nil {
+		return nil
+	}
+	out := []string{}
+	for _, n := range names {
+		if n != domain.DefaultConversation {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // decodeValue reads JSON, whole numbers as int64 and others as float64.

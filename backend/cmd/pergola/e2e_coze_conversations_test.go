@@ -36,7 +36,12 @@ func TestCozeConversationNodes(t *testing.T) {
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
 			c := newChatSetup(t, b)
-			appID := str(c.s.call(t, "POST", "/api/apps", bootstrapToken, cz{"workspace_id": c.ws, "name": "notes"}).must(t, 201).data, "id")
+			created := c.s.call(t, "POST", "/api/apps", bootstrapToken, cz{"workspace_id": c.ws, "name": "notes",
+				"conversations": []string{"Support"}}).must(t, 201)
+			if got := string(mustJSON(created.data["conversations"])); got != `["Default","Support"]` {
+				t.Fatalf("the app's conversation templates = %s", got)
+			}
+			appID := str(created.data, "id")
 			id := c.importPublished(t, "conversations", conversationCanvas(t), nil)
 			run := func(user string, params cz) map[string]any {
 				return decodeData(t, c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": id, "app_id": appID,
@@ -63,13 +68,50 @@ func TestCozeConversationNodes(t *testing.T) {
 			if bo["id"] == convID || strings.Contains(string(mustJSON(bo["history"])), "where to?") {
 				t.Fatalf("bo sees ann's conversation: %v", bo)
 			}
-			if all := string(mustJSON(bo["all"])); !strings.Contains(all, `"conversationName":"trip"`) || strings.Count(all, "conversationName") != 1 {
-				t.Fatalf("bo's conversations = %s", all)
+			// As Coze lists them: the app's templates first (id 0 while
+			// none was made for this user), then those nodes made.
+			want := `[{"conversationId":"0","conversationName":"Default"},{"conversationId":"0","conversationName":"Support"},` +
+				`{"conversationId":"` + bo["id"].(string) + `","conversationName":"trip"}]`
+			if all := string(mustJSON(bo["all"])); all != want {
+				t.Fatalf("bo's conversations = %s, want %s", all, want)
 			}
+			c.templatesAreReadOnly(t, appID)
 			noApp := c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": id, "parameters": cz{"name": "x"}})
 			if !strings.Contains(noApp.msg, "conversation nodes need an app") {
 				t.Fatalf("a run without app_id: %d %q", noApp.status, noApp.msg)
 			}
 		})
+	}
+}
+
+// templatesAreReadOnly: renaming or deleting one of the app's
+// conversation templates fails the node naming the rule, as in Coze; a
+// conversation a node made can be renamed and deleted.
+func (c *chatSetup) templatesAreReadOnly(t *testing.T, appID string) {
+	t.Helper()
+	name := czParam("conversationName", czRef("100001", "name", "string"))
+	update := czNode("200", "51", "Rename", cz{"inputParameters": []cz{name, czParam("newConversationName", czLit("string", "renamed"))}})
+	rename := c.importPublished(t, "rename", czCanvas(t, []cz{czStart(czOut("name", "string")), update,
+		czEnd(czParam("ok", czRef("200", "isSuccess", "boolean")))}, czEdge("100001", "200"), czEdge("200", "900001")), nil)
+	del := czNode("200", "52", "Delete", cz{"inputParameters": []cz{name}})
+	remove := c.importPublished(t, "remove", czCanvas(t, []cz{czStart(czOut("name", "string")), del,
+		czEnd(czParam("ok", czRef("200", "isSuccess", "boolean")))}, czEdge("100001", "200"), czEdge("200", "900001")), nil)
+	run := func(id, conv string) reply {
+		return c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": id, "app_id": appID,
+			"parameters": cz{"name": conv}, "ext": cz{"user_id": "ann"}})
+	}
+	for _, id := range []string{rename, remove} {
+		for _, tpl := range []string{"Default", "Support"} {
+			r := run(id, tpl)
+			if r.status != 400 || !strings.Contains(r.msg, `conversation "`+tpl+`" is one of the app's conversation templates`) {
+				t.Fatalf("changing template %s: %d %q", tpl, r.status, r.msg)
+			}
+		}
+	}
+	if out := decodeData(t, run(rename, "trip").must(t, 200)); out["ok"] != true {
+		t.Fatalf("renaming trip = %v", out)
+	}
+	if out := decodeData(t, run(remove, "renamed").must(t, 200)); out["ok"] != true {
+		t.Fatalf("deleting the renamed conversation = %v", out)
 	}
 }
