@@ -37,19 +37,20 @@ func TestLoadEnvOverridesFile(t *testing.T) {
 
 func TestBadSettingsNameTheSetting(t *testing.T) {
 	cases := map[string]map[string]string{
-		"PERGOLA_ADDR":            {"PERGOLA_ADDR": "8888"},
-		"PERGOLA_REDIS_ADDR":      {"PERGOLA_REDIS_ADDR": "localhost"},
-		"PERGOLA_REDIS_PREFIX":    {"PERGOLA_REDIS_PREFIX": "pergola"},
-		"PERGOLA_REDIS_DB":        {"PERGOLA_REDIS_DB": "-1"},
-		"PERGOLA_SECRET_KEY":      {"PERGOLA_DB_DSN": "root@tcp(127.0.0.1:3306)/pergola"},
-		"PERGOLA_EGRESS_ALLOW":    {"PERGOLA_EGRESS_ALLOW": "10.0.0.0/99"},
-		"PERGOLA_LOG_LEVEL":       {"PERGOLA_LOG_LEVEL": "loud"},
-		"PERGOLA_MAX_BODY_BYTES":  {"PERGOLA_MAX_BODY_BYTES": "lots"},
-		"PERGOLA_RATE_LIMIT":      {"PERGOLA_RATE_LIMIT": "-1"},
-		"PERGOLA_CODE_PARALLEL":   {"PERGOLA_CODE_PARALLEL": "-2"},
-		"PERGOLA_CODE_SANDBOX":    {"PERGOLA_CODE_SANDBOX": "docker"},
-		"PERGOLA_BOOTSTRAP_TOKEN": {"PERGOLA_BOOTSTRAP_TOKEN": "x"},
-		"PERGOLA_CONFIG_FILE":     {"PERGOLA_CONFIG_FILE": "/nonexistent/pergola.yaml"},
+		"PERGOLA_ADDR":             {"PERGOLA_ADDR": "8888"},
+		"PERGOLA_REDIS_ADDR":       {"PERGOLA_REDIS_ADDR": "localhost"},
+		"PERGOLA_REDIS_PREFIX":     {"PERGOLA_REDIS_PREFIX": "pergola"},
+		"PERGOLA_REDIS_DB":         {"PERGOLA_REDIS_DB": "-1"},
+		"PERGOLA_SECRET_KEY":       {"PERGOLA_DB_DSN": "root@tcp(127.0.0.1:3306)/pergola"},
+		"PERGOLA_EGRESS_ALLOW":     {"PERGOLA_EGRESS_ALLOW": "10.0.0.0/99"},
+		"PERGOLA_LOG_LEVEL":        {"PERGOLA_LOG_LEVEL": "loud"},
+		"PERGOLA_MAX_BODY_BYTES":   {"PERGOLA_MAX_BODY_BYTES": "lots"},
+		"PERGOLA_RATE_LIMIT":       {"PERGOLA_RATE_LIMIT": "-1"},
+		"PERGOLA_CODE_PARALLEL":    {"PERGOLA_CODE_PARALLEL": "-2"},
+		"PERGOLA_CODE_SANDBOX":     {"PERGOLA_CODE_SANDBOX": "docker"},
+		"PERGOLA_BOOTSTRAP_TOKEN":  {"PERGOLA_BOOTSTRAP_TOKEN": "x"},
+		"PERGOLA_CONFIG_FILE":      {"PERGOLA_CONFIG_FILE": "/nonexistent/pergola.yaml"},
+		"PERGOLA_TRACES_RETENTION": {"PERGOLA_TRACES_RETENTION": "10m"},
 	}
 	for setting, env := range cases {
 		t.Run(setting, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // Traces says where run traces are exported. Traces are always stored for
@@ -17,15 +18,24 @@ type Traces struct {
 	// results and node data; default true, "false" leaves them out of the
 	// export (the stored trace keeps them for the builder).
 	OTLPCaptureContent bool `yaml:"otlp_capture_content"`
+	// Retention is how long stored traces are kept; 0 keeps them.
+	Retention time.Duration `yaml:"traces_retention"`
 }
 
 // DefaultTraces returns the default trace settings: no export, content
-// captured when an endpoint is set.
-func DefaultTraces() Traces { return Traces{OTLPCaptureContent: true} }
+// captured when an endpoint is set, stored traces kept 30 days.
+func DefaultTraces() Traces { return Traces{OTLPCaptureContent: true, Retention: 30 * 24 * time.Hour} }
 
 func applyTracesEnv(t *Traces, env Lookup) error {
 	if v, ok := env("PERGOLA_OTLP_ENDPOINT"); ok {
 		t.OTLPEndpoint = strings.TrimSpace(v)
+	}
+	if v, ok := env("PERGOLA_TRACES_RETENTION"); ok {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil {
+			return fmt.Errorf("PERGOLA_TRACES_RETENTION: must be a duration such as 720h (0 keeps traces), got %q", v)
+		}
+		t.Retention = d
 	}
 	if v, ok := env("PERGOLA_OTLP_CAPTURE_CONTENT"); ok {
 		switch strings.ToLower(strings.TrimSpace(v)) {
@@ -41,6 +51,9 @@ func applyTracesEnv(t *Traces, env Lookup) error {
 }
 
 func (t Traces) validate() error {
+	if t.Retention != 0 && t.Retention < time.Hour {
+		return fmt.Errorf("PERGOLA_TRACES_RETENTION: must be 0 (keep traces) or at least 1h, got %s", t.Retention)
+	}
 	if t.OTLPEndpoint == "" {
 		return nil
 	}

@@ -74,3 +74,23 @@ func (s *TraceStore) TraceRecords(ctx context.Context, id int64) ([]trace.Record
 // maxTraceRecords bounds the runs read of one trace (a chat resumed many
 // times keeps its first ones).
 const maxTraceRecords = 100
+
+// DeleteTracesBefore deletes up to limit of the oldest records stored
+// before t and returns how many it deleted. Records are found in id
+// order, which is the order they were stored in, so the oldest come first
+// without an index on created_at.
+func (s *TraceStore) DeleteTracesBefore(ctx context.Context, t time.Time, limit int) (int, error) {
+	var ids []int64
+	db := s.db.gorm.WithContext(ctx)
+	if err := db.Model(&traceRow{}).Where("created_at < ?", dbTime(t)).Order("id").Limit(limit).Pluck("id", &ids).Error; err != nil {
+		return 0, fmt.Errorf("sqlstore: find old traces: %w", err)
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	res := db.Where("id IN ?", ids).Delete(&traceRow{})
+	if res.Error != nil {
+		return 0, fmt.Errorf("sqlstore: delete old traces: %w", res.Error)
+	}
+	return int(res.RowsAffected), nil
+}

@@ -57,6 +57,28 @@ func testTraceStore(t *testing.T, db *DB) {
 			t.Errorf("trace 11: %+v", got)
 		}
 	})
+	t.Run("records stored before a time are deleted, up to a limit a call", func(t *testing.T) {
+		mustNot(t, store.SaveTraces(ctx, []trace.Record{
+			{TraceID: 12, WorkspaceID: ws.ID, Kind: "chat", CreatedAt: at.Add(-2 * time.Hour), Tree: []byte(`{}`)},
+			{TraceID: 12, WorkspaceID: ws.ID, Kind: "chat", CreatedAt: at.Add(-time.Hour), Tree: []byte(`{}`)},
+			{TraceID: 13, WorkspaceID: ws.ID, Kind: "chat", CreatedAt: at.Add(time.Hour), Tree: []byte(`{}`)},
+		}))
+		n, err := store.DeleteTracesBefore(ctx, at, 1)
+		mustNot(t, err)
+		if got, _ := store.TraceRecords(ctx, 12); n != 1 || len(got) != 1 {
+			t.Fatalf("deleted %d, trace 12 keeps %d records; want 1 and 1", n, len(got))
+		}
+		n, err = store.DeleteTracesBefore(ctx, at, 100)
+		mustNot(t, err)
+		if got, _ := store.TraceRecords(ctx, 12); n != 1 || len(got) != 0 {
+			t.Fatalf("second call deleted %d, trace 12 keeps %d", n, len(got))
+		}
+		for _, id := range []int64{7, 11, 13} { // at or after the time: kept
+			if got, _ := store.TraceRecords(ctx, id); len(got) == 0 {
+				t.Errorf("trace %d was deleted", id)
+			}
+		}
+	})
 	t.Run("deleting the workspace deletes its traces", func(t *testing.T) {
 		mustNot(t, db.Workspaces().DeleteWorkspace(ctx, other.ID))
 		got, err := store.TraceRecords(ctx, 8)

@@ -23,6 +23,7 @@ type tracing struct {
 	workflows *traceapp.Workflows
 	store     *sqlstore.TraceStore
 	exporter  *otlp.Exporter // nil: no export
+	stopPrune context.CancelFunc
 	log       *slog.Logger
 }
 
@@ -44,6 +45,9 @@ func newTracing(ctx context.Context, cfg config.Config, db *sqlstore.DB, reg pro
 		log.Info("exporting run traces over OTLP", "endpoint", cfg.Traces.OTLPEndpoint, "capture_content", cfg.Traces.OTLPCaptureContent)
 	}
 	t.writer = traceapp.NewWriter(wcfg)
+	pruneCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	t.stopPrune = stop
+	go traceapp.Pruner{Store: t.store, Retention: cfg.Traces.Retention, Every: time.Hour, Log: log, Now: time.Now}.Run(pruneCtx)
 	t.chats = traceapp.NewChats(t.writer)
 	t.workflows = traceapp.NewWorkflows(t.writer, t.chats)
 	return t, nil
@@ -55,6 +59,7 @@ func (t *tracing) service(access traceapp.Authorizer) *traceapp.Service {
 }
 
 func (t *tracing) close() {
+	t.stopPrune()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := t.writer.Close(ctx); err != nil {
