@@ -59,17 +59,23 @@ func convertEmitter(nc *nodeConv) error {
 	return nc.config(map[string]string{"template": tmpl})
 }
 
-// convertCode keeps the code: TypeScript (language 5) or Python
-// (language 3), which runs where the server has python3 and bubblewrap.
-func convertCode(nc *nodeConv) error {
+// paramsAndOutputs converts the node's input parameters and declared
+// outputs.
+func (nc *nodeConv) paramsAndOutputs() error {
 	if err := nc.inputParams(); err != nil {
 		return err
 	}
 	outs, err := nc.declaredOutputs()
-	if err != nil {
+	nc.node.Outputs = outs
+	return err
+}
+
+// convertCode keeps the code: TypeScript (language 5) or Python
+// (language 3), which runs where the server has python3 and bubblewrap.
+func convertCode(nc *nodeConv) error {
+	if err := nc.paramsAndOutputs(); err != nil {
 		return err
 	}
-	nc.node.Outputs = outs
 	code, lang := nc.in.Code, "javascript"
 	switch nc.in.Language {
 	case "5": // Coze's template is TypeScript: main({ params }: Args): Promise<Output>
@@ -85,14 +91,9 @@ func convertCode(nc *nodeConv) error {
 // convertPlugin: apiParam names the plugin and the tool; the inputs are
 // the tool's arguments.
 func convertPlugin(nc *nodeConv) error {
-	if err := nc.inputParams(); err != nil {
+	if err := nc.paramsAndOutputs(); err != nil {
 		return err
 	}
-	outs, err := nc.declaredOutputs()
-	if err != nil {
-		return err
-	}
-	nc.node.Outputs = outs
 	pluginID, _ := paramText(nc.in.APIParam, "pluginID")
 	tool, _ := paramText(nc.in.APIParam, "apiName")
 	if pluginID == "" || tool == "" {

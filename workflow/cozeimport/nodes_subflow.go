@@ -6,14 +6,9 @@ import "strconv"
 // mapped to (Options.Workflows). An unmapped id is unsupported with
 // RequireWorkflowMappings, else kept and reported as needing conversion.
 func convertSubWorkflow(nc *nodeConv) error {
-	if err := nc.inputParams(); err != nil {
+	if err := nc.paramsAndOutputs(); err != nil {
 		return err
 	}
-	outs, err := nc.declaredOutputs()
-	if err != nil {
-		return err
-	}
-	nc.node.Outputs = outs
 	id := string(nc.in.WorkflowID)
 	ref, ok := nc.c.opts.Workflows[id]
 	switch {
