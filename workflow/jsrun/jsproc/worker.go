@@ -140,10 +140,16 @@ func (w *worker) outOfMemory() bool {
 // worker runs only goja (whose panics become exceptions), so the likely
 // cause is a mapping the hard memory limit refused on a path of the
 // runtime that faults instead of reporting it (seen, rarely, on a loaded
-// machine).
+// machine), or a thread whose stack the limit refused (pthread_create
+// fails with EAGAIN).
 func (w *worker) runtimeCrash() bool {
 	s := w.stderr.String()
-	return strings.HasPrefix(s, "fatal error:") || strings.HasPrefix(s, "SIGSEGV") || strings.HasPrefix(s, "unexpected signal")
+	for _, prefix := range []string{"fatal error:", "SIGSEGV", "unexpected signal", "runtime/cgo: pthread_create failed"} {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // kill ends the process (again is harmless) and marks the worker broken.
