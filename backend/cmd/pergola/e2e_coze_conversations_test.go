@@ -31,7 +31,8 @@ func conversationCanvas(t *testing.T) []byte {
 
 // TestCozeConversationNodes: imported Coze conversation and message nodes
 // keep named conversations per end user of the app, stored as Pergola
-// conversations the Coze conversation API reads too.
+// conversations the Coze conversation API reads too; runs and stream_runs
+// share them.
 func TestCozeConversationNodes(t *testing.T) {
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
@@ -47,6 +48,9 @@ func TestCozeConversationNodes(t *testing.T) {
 				return decodeData(t, c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": id, "app_id": appID,
 					"parameters": params, "ext": cz{"user_id": user}}).must(t, 200))
 			}
+			streamed := func(user string, params cz) map[string]any {
+				return c.runStreamed(t, cz{"workflow_id": id, "app_id": appID, "parameters": params, "ext": cz{"user_id": user}})
+			}
 			out := run("ann", cz{"name": "trip", "question": "where to?", "answer": "Lisbon"})
 			latest, _ := out["latest"].([]any)
 			history := string(mustJSON(out["history"]))
@@ -60,11 +64,11 @@ func TestCozeConversationNodes(t *testing.T) {
 				t.Fatalf("the Coze API lists %s", s)
 			}
 
-			again := run("ann", cz{"name": "trip", "question": "and then?", "answer": "Porto"})
+			again := streamed("ann", cz{"name": "trip", "question": "and then?", "answer": "Porto"})
 			if again["id"] != convID || !strings.Contains(string(mustJSON(again["history"])), "where to?") {
 				t.Fatalf("ann's second run = %v", again)
 			}
-			bo := run("bo", cz{"name": "trip", "question": "hi", "answer": "hello"})
+			bo := streamed("bo", cz{"name": "trip", "question": "hi", "answer": "hello"})
 			if bo["id"] == convID || strings.Contains(string(mustJSON(bo["history"])), "where to?") {
 				t.Fatalf("bo sees ann's conversation: %v", bo)
 			}

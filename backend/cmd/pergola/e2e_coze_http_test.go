@@ -57,7 +57,8 @@ func httpCanvas(t *testing.T, base, bodyType string) []byte {
 
 // TestCozeHTTPRequesterBodies: an HTTP node sends form-data with a file
 // fetched from its URL (named as Coze names it), or a file's bytes as a
-// binary body, through the guarded client; its URL is trimmed.
+// binary body, through the guarded client; its URL is trimmed. Run and
+// stream_run alike.
 func TestCozeHTTPRequesterBodies(t *testing.T) {
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
@@ -68,11 +69,11 @@ func TestCozeHTTPRequesterBodies(t *testing.T) {
 
 			id := c.importPublished(t, "form", httpCanvas(t, srv.URL, "FORM_DATA"), nil)
 			want := "multipart/form-data|doc=Q3 report.pdf:%PDF-1.4 pretend|note=:for review" // fields in name order
-			if out := c.runOutput(t, id, params); out["got"] != want {
+			if out := c.runBoth(t, cz{"workflow_id": id, "parameters": params}); out["got"] != want {
 				t.Fatalf("form-data arrived as %q, want %q", out["got"], want)
 			}
 			id = c.importPublished(t, "binary", httpCanvas(t, srv.URL, "BINARY"), nil)
-			if out := c.runOutput(t, id, params); out["got"] != "application/pdf|%PDF-1.4 pretend" {
+			if out := c.runBoth(t, cz{"workflow_id": id, "parameters": params}); out["got"] != "application/pdf|%PDF-1.4 pretend" {
 				t.Fatalf("the binary body arrived as %q", out["got"])
 			}
 			run := c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": id, "parameters": cz{"file": "ftp://x/y"}})
