@@ -9,12 +9,13 @@ import (
 
 // nodeCtx is what a runner sees of the run while it runs one node.
 type nodeCtx struct {
-	f     *frame
-	pn    *planNode
-	rc    *runCtx
-	port  string // the branch a condition or intent node takes
-	usage Usage
-	logs  string
+	f       *frame
+	pn      *planNode
+	rc      *runCtx
+	port    string // the branch a condition or intent node takes
+	attempt int    // 0 for the first attempt, then the retry's number
+	usage   Usage
+	logs    string
 }
 
 // permanentError is a failure that retrying cannot fix.
@@ -92,7 +93,7 @@ func (f *frame) attempts(ctx context.Context, pn *planNode, in map[string]any, r
 			break
 		}
 		rec.Attempts = attempt + 1
-		x = &nodeCtx{f: f, pn: pn, rc: f.run}
+		x = &nodeCtx{f: f, pn: pn, rc: f.run, attempt: attempt}
 		out, err := f.attempt(ctx, pn, x, in)
 		if err == nil {
 			return out, x, nil

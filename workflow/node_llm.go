@@ -26,6 +26,7 @@ type llmConfig struct {
 	Tools         []toolConfig         `json:"tools,omitempty" jsonschema:"description=plugin tools the model may call"`
 	Workflows     []workflowToolConfig `json:"workflows,omitempty" jsonschema:"description=published workflows the model may call as tools; one whose end node returns text ends the node with that text"`
 	MaxToolRounds int                  `json:"max_tool_rounds,omitempty" jsonschema:"description=model-tool rounds before giving up (default 5\\, at most 20)"`
+	BackupModelID string               `json:"backup_model_id,omitempty" jsonschema:"description=the model every retry calls (settings.retries): the first attempt calls model_id\\, as Coze's backup model"`
 }
 
 // toolConfig names a plugin tool.
@@ -64,6 +65,9 @@ func (llmKind) check(c *checker, n *Node) *nodeSpec {
 	}
 	if r.rounds == 0 {
 		r.rounds = 5
+	}
+	if cfg.BackupModelID != "" && (n.Settings == nil || n.Settings.Retries == 0) {
+		c.fail(nodeField(n, "config.backup_model_id"), "is called on retries: set settings.retries (1 or more)")
 	}
 	c.checkTools(n, cfg.Tools)
 	c.checkWorkflowTools(n, cfg.Workflows)
@@ -135,7 +139,7 @@ type llmRunner struct {
 }
 
 func (r *llmRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any, error) {
-	cm, err := chatModel(ctx, x, r.cfg.ModelID)
+	cm, err := chatModel(ctx, x, r.modelFor(x))
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +170,15 @@ func (r *llmRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (map
 		out[ReasoningOutput] = reply.ReasoningContent
 	}
 	return out, nil
+}
+
+// modelFor names the model of this attempt: the backup model on retries
+// when there is one.
+func (r *llmRunner) modelFor(x *nodeCtx) string {
+	if x.attempt > 0 && r.cfg.BackupModelID != "" {
+		return r.cfg.BackupModelID
+	}
+	return r.cfg.ModelID
 }
 
 func (r *llmRunner) systemPrompt(in map[string]any) string {

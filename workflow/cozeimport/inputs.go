@@ -90,6 +90,10 @@ type settingOnError struct {
 	DataOnErr   string `json:"dataOnErr"`
 	RetryTimes  int    `json:"retryTimes"`
 	TimeoutMs   int    `json:"timeoutMs"`
+	Ext         struct {
+		// BackupLLMParam is the LLM node's backup model, as JSON text.
+		BackupLLMParam string `json:"backupLLmParam"`
+	} `json:"ext"`
 }
 
 // fcParam lists the tools an LLM node may call.

@@ -99,7 +99,27 @@ func convertLLM(nc *nodeConv) error {
 	if flows := nc.llmWorkflows(); len(flows) > 0 {
 		cfg["workflows"] = flows
 	}
+	if backup := nc.backupModel(); backup != "" {
+		cfg["backup_model_id"] = backup
+	}
 	return nc.config(cfg)
+}
+
+// backupModel maps the LLM node's backup model, which Coze calls on
+// retries only: none without retries.
+func (nc *nodeConv) backupModel() string {
+	s := nc.in.SettingOnError
+	if s == nil || s.RetryTimes <= 0 || s.Ext.BackupLLMParam == "" {
+		return ""
+	}
+	var p struct {
+		ModelType flexString `json:"modelType"`
+	}
+	if json.Unmarshal([]byte(s.Ext.BackupLLMParam), &p) != nil || p.ModelType == "" {
+		nc.flag("the backup model is not readable and is left out")
+		return ""
+	}
+	return nc.modelID(string(p.ModelType))
 }
 
 // llmTools converts the plugin tools of an LLM node; workflow and
