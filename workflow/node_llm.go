@@ -16,17 +16,18 @@ import (
 type llmKind struct{}
 
 type llmConfig struct {
-	ModelID       string               `json:"model_id" jsonschema:"required,description=a model of GET /api/models"`
-	System        string               `json:"system,omitempty" jsonschema:"description=the system prompt; {{input}} placeholders read the node's inputs"`
-	Prompt        string               `json:"prompt,omitempty" jsonschema:"description=the user prompt (may be empty\\, as in Coze Studio); {{input}} placeholders read the node's inputs"`
-	Temperature   *float64             `json:"temperature,omitempty" jsonschema:"minimum=0,maximum=2"`
-	TopP          *float64             `json:"top_p,omitempty" jsonschema:"minimum=0,maximum=1"`
-	MaxTokens     int                  `json:"max_tokens,omitempty" jsonschema:"minimum=0"`
-	Output        string               `json:"output,omitempty" jsonschema:"enum=text,enum=json,description=text (default): the reply is the one string output; json: the reply is a JSON object filling the declared outputs"`
-	Tools         []toolConfig         `json:"tools,omitempty" jsonschema:"description=plugin tools the model may call"`
-	Workflows     []workflowToolConfig `json:"workflows,omitempty" jsonschema:"description=published workflows the model may call as tools; one whose end node returns text ends the node with that text"`
-	MaxToolRounds int                  `json:"max_tool_rounds,omitempty" jsonschema:"description=model-tool rounds before giving up (default 5\\, at most 20)"`
-	BackupModelID string               `json:"backup_model_id,omitempty" jsonschema:"description=the model every retry calls (settings.retries): the first attempt calls model_id\\, as Coze's backup model"`
+	ModelID           string               `json:"model_id" jsonschema:"required,description=a model of GET /api/models"`
+	System            string               `json:"system,omitempty" jsonschema:"description=the system prompt; {{input}} placeholders read the node's inputs"`
+	Prompt            string               `json:"prompt,omitempty" jsonschema:"description=the user prompt (may be empty\\, as in Coze Studio); {{input}} placeholders read the node's inputs"`
+	Temperature       *float64             `json:"temperature,omitempty" jsonschema:"minimum=0,maximum=2"`
+	TopP              *float64             `json:"top_p,omitempty" jsonschema:"minimum=0,maximum=1"`
+	MaxTokens         int                  `json:"max_tokens,omitempty" jsonschema:"minimum=0"`
+	Output            string               `json:"output,omitempty" jsonschema:"enum=text,enum=json,description=text (default): the reply is the one string output; json: the reply is a JSON object filling the declared outputs"`
+	Tools             []toolConfig         `json:"tools,omitempty" jsonschema:"description=plugin tools the model may call"`
+	Workflows         []workflowToolConfig `json:"workflows,omitempty" jsonschema:"description=published workflows the model may call as tools; one whose end node returns text ends the node with that text"`
+	MaxToolRounds     int                  `json:"max_tool_rounds,omitempty" jsonschema:"description=model-tool rounds before giving up (default 5\\, at most 20)"`
+	ChatHistoryRounds int                  `json:"chat_history_rounds,omitempty" jsonschema:"minimum=0,maximum=50,description=in a run that is a conversation's turn (/v1/workflows/chat): the last rounds of the conversation given to the model between the system and the user prompt\\, as Coze's chat history"`
+	BackupModelID     string               `json:"backup_model_id,omitempty" jsonschema:"description=the model every retry calls (settings.retries): the first attempt calls model_id\\, as Coze's backup model"`
 }
 
 // toolConfig names a plugin tool.
@@ -69,6 +70,7 @@ func (llmKind) check(c *checker, n *Node) *nodeSpec {
 	if cfg.BackupModelID != "" && (n.Settings == nil || n.Settings.Retries == 0) {
 		c.fail(nodeField(n, "config.backup_model_id"), "is called on retries: set settings.retries (1 or more)")
 	}
+	c.checkChatHistory(n, cfg.ChatHistoryRounds)
 	c.checkTools(n, cfg.Tools)
 	c.checkWorkflowTools(n, cfg.Workflows)
 	spec := &nodeSpec{runner: r, blocking: true}
@@ -143,11 +145,15 @@ func (r *llmRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (map
 	if err != nil {
 		return nil, err
 	}
-	msgs := make([]*schema.Message, 0, 2)
+	history, err := r.chatHistory(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	msgs := make([]*schema.Message, 0, 2+len(history))
 	if sys := r.systemPrompt(in); sys != "" {
 		msgs = append(msgs, schema.SystemMessage(sys))
 	}
-	msgs = append(msgs, schema.UserMessage(r.prompt.render(in)))
+	msgs = append(append(msgs, history...), schema.UserMessage(r.prompt.render(in)))
 	opts := r.options()
 	var reply *schema.Message
 	if len(r.cfg.Tools) > 0 || len(r.cfg.Workflows) > 0 {

@@ -104,6 +104,9 @@ type Scope struct {
 	AppID       int64
 	UserID      string
 	ConnectorID string
+	// ConversationID is the conversation a chatflow run is a turn of (0:
+	// none): llm nodes with chat history read its last rounds.
+	ConversationID int64
 	// Draft marks a builder's test run of a draft: tables use their draft
 	// rows, as a bot's debug chat does.
 	Draft bool

@@ -74,7 +74,8 @@ func (pr *Prepared) executeDirect(ctx context.Context, events wf.EventSink) (*Ou
 	s := pr.s
 	run := pr.newRun(workflow.RunRunning)
 	run.CreatedAt = time.Now()
-	scope := wf.Scope{WorkspaceID: run.WorkspaceID, WorkflowID: run.WorkflowID, BotID: run.BotID, AppID: run.AppID, UserID: run.UserID,
+	scope := wf.Scope{WorkspaceID: run.WorkspaceID, WorkflowID: run.WorkflowID, BotID: run.BotID, AppID: run.AppID,
+		ConversationID: run.ConversationID, UserID: run.UserID,
 		ConnectorID: run.ConnectorID, Draft: pr.req.Draft}
 	start := time.Now()
 	res, err := s.d.Engine.Run(withCaller(ctx, pr.caller), pr.compiled, wf.RunInput{RunID: run.ID, Params: pr.req.Params,

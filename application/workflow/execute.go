@@ -44,7 +44,8 @@ func (s *Service) execute(ctx context.Context, j job, events wf.EventSink) (*Out
 	if !j.unleased {
 		stopBeat = s.heartbeat(runCtx, run.ID, cancel)
 	}
-	scope := wf.Scope{WorkspaceID: run.WorkspaceID, WorkflowID: run.WorkflowID, BotID: run.BotID, AppID: run.AppID, UserID: run.UserID,
+	scope := wf.Scope{WorkspaceID: run.WorkspaceID, WorkflowID: run.WorkflowID, BotID: run.BotID, AppID: run.AppID,
+		ConversationID: run.ConversationID, UserID: run.UserID,
 		ConnectorID: run.ConnectorID, Draft: j.draft}
 	start := time.Now()
 	res, err := s.d.Engine.Run(withCaller(runCtx, j.caller), j.compiled,

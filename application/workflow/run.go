@@ -30,10 +30,13 @@ type RunRequest struct {
 	BotID int64
 	// AppID names an app of the workflow's workspace whose variables the
 	// run reads and assigns for UserID.
-	AppID       int64
-	UserID      string
-	ConnectorID string
-	Mode        workflow.RunMode
+	AppID int64
+	// ConversationID is the conversation the run is a turn of; the caller
+	// checked it may use it.
+	ConversationID int64
+	UserID         string
+	ConnectorID    string
+	Mode           workflow.RunMode
 	// Stream makes llm nodes stream into the end and message nodes.
 	Stream bool
 }
@@ -106,6 +109,10 @@ func (s *Service) Prepare(ctx context.Context, p identity.Principal, req RunRequ
 	}
 	return pr, nil
 }
+
+// ForConversation makes the prepared run a turn of conversation id, which
+// the caller checked it may use.
+func (pr *Prepared) ForConversation(id int64) { pr.req.ConversationID = id }
 
 // compiled returns the compiled draft or version a request runs.
 func (s *Service) compiled(ctx context.Context, w *workflow.Workflow, req RunRequest) (*wf.Compiled, int64, error) {
@@ -188,8 +195,8 @@ func (pr *Prepared) newRun(status workflow.RunStatus) *workflow.Run {
 	req := pr.req
 	input, _ := json.Marshal(req.Params)
 	run := &workflow.Run{ID: pr.s.d.IDs.Next(), WorkflowID: pr.w.ID, WorkspaceID: pr.w.WorkspaceID, Version: pr.version,
-		Mode: req.Mode, Status: status, CallerID: pr.caller.UserID, BotID: req.BotID, AppID: req.AppID, UserID: req.UserID,
-		ConnectorID: req.ConnectorID, Input: string(input)}
+		Mode: req.Mode, Status: status, CallerID: pr.caller.UserID, BotID: req.BotID, AppID: req.AppID,
+		ConversationID: req.ConversationID, UserID: req.UserID, ConnectorID: req.ConnectorID, Input: string(input)}
 	if req.Draft {
 		run.DraftRevision = pr.w.DraftRevision
 	}

@@ -40,19 +40,22 @@ type Run struct {
 	DraftRevision int64
 	Mode          RunMode
 	Status        RunStatus
-	CallerID      int64  // the user whose token started the run
-	BotID         int64  // the bot whose variables the run uses; 0 for none
-	AppID         int64  // the app whose variables the run uses; 0 for none
-	UserID        string // the end user (Coze's connector_uid)
-	ConnectorID   string
-	Input         string // the parameters, as JSON
-	Output        string // what the end node returned, as JSON
-	Error         string
-	InputTokens   int64
-	OutputTokens  int64
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
-	FinishedAt    *time.Time
+	CallerID      int64 // the user whose token started the run
+	BotID         int64 // the bot whose variables the run uses; 0 for none
+	AppID         int64 // the app whose variables the run uses; 0 for none
+	// ConversationID is the conversation the run is a turn of
+	// (/v1/workflows/chat); 0 for none.
+	ConversationID int64
+	UserID         string // the end user (Coze's connector_uid)
+	ConnectorID    string
+	Input          string // the parameters, as JSON
+	Output         string // what the end node returned, as JSON
+	Error          string
+	InputTokens    int64
+	OutputTokens   int64
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	FinishedAt     *time.Time
 }
 
 // NodeRun is the record of one node execution of a run.

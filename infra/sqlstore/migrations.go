@@ -40,6 +40,7 @@ func migrations() []migration {
 		{Version: 17, Name: "files", Up: up0017},
 		{Version: 18, Name: "traces", Up: up0018},
 		{Version: 19, Name: "app_conversation_templates", Up: up0019},
+		{Version: 20, Name: "workflow_run_conversations", Up: up0020},
 	}
 }
 

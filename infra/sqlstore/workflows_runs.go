@@ -31,16 +31,18 @@ type workflowRunRow struct {
 	CallerID      int64
 	BotID         int64
 	AppID         int64
-	UserID        string
-	ConnectorID   string
-	Input         string
-	Output        string
-	Error         string
-	InputTokens   int64
-	OutputTokens  int64
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
-	FinishedAt    *time.Time
+	// ConversationID is 0 for runs that are not a conversation's turn.
+	ConversationID int64
+	UserID         string
+	ConnectorID    string
+	Input          string
+	Output         string
+	Error          string
+	InputTokens    int64
+	OutputTokens   int64
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	FinishedAt     *time.Time
 	// Nodes holds the node records of a run saved in one piece (SaveRun),
 	// as encodeNodes writes them; NULL when they are in workflow_node_runs.
 	Nodes *string
@@ -77,8 +79,8 @@ func (nodeRunRow) TableName() string { return "workflow_node_runs" }
 func runFromRow(r *workflowRunRow) *workflow.Run {
 	return &workflow.Run{ID: r.ID, WorkflowID: r.WorkflowID, WorkspaceID: r.WorkspaceID, Version: r.Version,
 		DraftRevision: r.DraftRevision, Mode: workflow.RunMode(r.Mode), Status: workflow.RunStatus(r.Status),
-		CallerID: r.CallerID, BotID: r.BotID, AppID: r.AppID, UserID: r.UserID, ConnectorID: r.ConnectorID, Input: r.Input,
-		Output: r.Output, Error: r.Error, InputTokens: r.InputTokens, OutputTokens: r.OutputTokens,
+		CallerID: r.CallerID, BotID: r.BotID, AppID: r.AppID, ConversationID: r.ConversationID, UserID: r.UserID,
+		ConnectorID: r.ConnectorID, Input: r.Input, Output: r.Output, Error: r.Error, InputTokens: r.InputTokens, OutputTokens: r.OutputTokens,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), FinishedAt: utcPtr(r.FinishedAt)}
 }
 
@@ -86,7 +88,8 @@ func runFromRow(r *workflowRunRow) *workflow.Run {
 func runRow(r *workflow.Run) *workflowRunRow {
 	return &workflowRunRow{ID: r.ID, WorkflowID: r.WorkflowID, WorkspaceID: r.WorkspaceID, Version: r.Version,
 		DraftRevision: r.DraftRevision, Mode: string(r.Mode), Status: string(r.Status), CallerID: r.CallerID,
-		BotID: r.BotID, AppID: r.AppID, UserID: r.UserID, ConnectorID: r.ConnectorID, Input: r.Input, Output: r.Output, Error: r.Error,
+		BotID: r.BotID, AppID: r.AppID, ConversationID: r.ConversationID, UserID: r.UserID, ConnectorID: r.ConnectorID,
+		Input: r.Input, Output: r.Output, Error: r.Error,
 		InputTokens: r.InputTokens, OutputTokens: r.OutputTokens, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		FinishedAt: dbTimePtr(r.FinishedAt)}
 }

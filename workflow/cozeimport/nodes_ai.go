@@ -14,7 +14,11 @@ type llmSettings struct {
 	model, prompt, system     string
 	temperature, topP         *float64
 	maxTokens, responseFormat int
+	historyRounds             int // 0: no chat history
 }
+
+// defaultHistoryRounds is Coze's chatHistoryRound when it is not set.
+const defaultHistoryRounds = 3
 
 func (nc *nodeConv) llmSettings() (llmSettings, error) {
 	var list []*cozeParam
@@ -40,7 +44,10 @@ func (nc *nodeConv) llmSettings() (llmSettings, error) {
 		s.responseFormat = int(*f)
 	}
 	if t, _ := paramText(list, "enableChatHistory"); t == "true" {
-		nc.flag("chat history is not given to workflow LLM nodes")
+		s.historyRounds = defaultHistoryRounds
+		if f := num("chatHistoryRound"); f != nil && *f >= 1 {
+			s.historyRounds = min(int(*f), workflow.MaxChatHistoryRounds)
+		}
 	}
 	return s, nil
 }
@@ -84,6 +91,9 @@ func convertLLM(nc *nodeConv) error {
 	}
 	if s.maxTokens > 0 {
 		cfg["max_tokens"] = s.maxTokens
+	}
+	if s.historyRounds > 0 {
+		cfg["chat_history_rounds"] = s.historyRounds
 	}
 	outs, err := nc.declaredOutputs()
 	if err != nil {

@@ -69,6 +69,7 @@ func (h Handlers) Chat(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
+	pr.ForConversation(conv.ID)
 	for _, m := range msgs {
 		if _, err := h.Convs.CreateMessage(ctx, p, conv.ID, m); err != nil {
 			return err
