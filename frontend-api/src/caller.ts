@@ -16,8 +16,14 @@ export interface TextBody {
   contentType: string;
 }
 
-/** A call's options: the operation's parts, and optionally a text or multipart body instead of JSON. */
-export type Opts<P extends Path, M extends MethodOf<P>> = CallOptions<P, M> & { text?: TextBody; form?: FormData };
+/**
+ * A call's options: the operation's parts, and optionally a text or
+ * multipart body instead of JSON (then no JSON body is needed, even where
+ * the operation also takes one).
+ */
+export type Opts<P extends Path, M extends MethodOf<P>> =
+  | (CallOptions<P, M> & { text?: TextBody; form?: FormData })
+  | (Omit<CallOptions<P, M>, "body"> & { body?: undefined; form: FormData });
 
 export interface Caller {
   /** An envelope answer's `data`. */

@@ -9,8 +9,9 @@ import type { ErrorStyle } from "./errors.js";
 import { admin } from "./groups/admin.js";
 import { bots } from "./groups/bots.js";
 import { apps, plugins, tables } from "./groups/builder.js";
-import { members, models, tokens, usage, workspaces } from "./groups/console.js";
+import { members, models, tokens, workspaces } from "./groups/console.js";
 import { coze } from "./groups/coze.js";
+import { traces, usage } from "./groups/observe.js";
 import { openai } from "./groups/openai.js";
 import { inbound, webchat } from "./groups/webchat.js";
 import { workflows } from "./groups/workflows.js";
@@ -22,6 +23,7 @@ export type ClientOptions = TransportOptions;
 
 export type { ID } from "./caller.js";
 export type { NewToken } from "./groups/console.js";
+export type { ImportFileFields } from "./groups/workflows.js";
 
 export type User = Schema<"User">;
 export type Token = Schema<"Token">;
@@ -54,6 +56,13 @@ export type App = Schema<"App">;
 export type Channel = Schema<"Channel">;
 export type Delivery = Schema<"Delivery">;
 export type UsageReport = Schema<"UsageReport">;
+/** The span tree of a chat turn or workflow run: one root span per run. */
+export type Trace = Schema<"Trace">;
+export type Span = Schema<"Span">;
+/** An end user's values of an app's variables. */
+export type AppValues = Data<"/api/apps/{id}/values", "get">;
+/** What POST /api/workflows/import answers: the workflow(s) and the conversion report. */
+export type CozeImportResult = Schema<"CozeImportResult">;
 export type WorkflowRunSummary = Schema<"WorkflowRunSummary">;
 export type OpenAIModel = Schema<"OpenAIModel">;
 export type OpenAIResponse = Schema<"OpenAIResponse">;
@@ -194,6 +203,8 @@ export class PergolaClient implements Caller {
   readonly apps = apps(this);
   /** Usage by workspace, bot, model and day. */
   readonly usage = usage(this);
+  /** The span trees of chat turns and workflow runs. */
+  readonly traces = traces(this);
   /** The admin API; the caller must be a platform administrator. */
   readonly admin = admin(this);
   /** The hosted web chat of `web` channels, with end-user tokens. */

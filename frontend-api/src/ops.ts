@@ -49,6 +49,13 @@ export type Body<P extends Path, M extends MethodOf<P>> = JSONContent<
   NonNullable<Operation<P, M> extends { requestBody?: infer RB } ? RB : never>
 >;
 
+type FormContent<R> = R extends { content: { "multipart/form-data": infer F } } ? F : never;
+
+/** The multipart/form-data fields of the request; never when the operation takes none. */
+export type FormFields<P extends Path, M extends MethodOf<P>> = FormContent<
+  NonNullable<Operation<P, M> extends { requestBody?: infer RB } ? RB : never>
+>;
+
 /** The query parameters; never when the operation takes none. */
 export type Query<P extends Path, M extends MethodOf<P>> =
   Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;

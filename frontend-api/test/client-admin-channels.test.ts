@@ -1,6 +1,6 @@
 // Our client against the admin API over other workspaces' resources
 // (plugins, table rows, channels) and against channels: a bot's webhook
-// and web channels, a signed inbound webhook event, the hosted web chat
+// and web channels, a signed inbound webhook event, the hosted web chat (its page and scripts)
 // with an anonymous end user, deliveries and feedback. Each with bad input.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -146,11 +146,15 @@ describe("client: channels, inbound webhook, web chat, deliveries, feedback", ()
     );
   });
 
-  it("webchat: config, anonymous session, a streamed answer, history, reset; no token is 401", async () => {
+  it("webchat: config, page and scripts, anonymous session, a streamed answer, history, reset; no token is 401", async () => {
     const anon = new PergolaClient({ baseURL: env.baseURL });
     assert.ok(await anon.webchat.config(web));
     const page = await anon.webchat.page(web);
     assert.match(page, /<html/i);
+    const version = /\/chat\/assets\/widget\.js\?v=([\w.-]+)/.exec(page)?.[1];
+    assert.ok(version, "the page loads the widget script by its version");
+    const widget = await anon.webchat.widgetScript({ v: version });
+    assert.ok((await anon.webchat.embedScript()).startsWith(widget), "embed.js is the widget, then the bubble");
     const session = await anon.webchat.session(web);
     assert.match(session.token, /./);
     const events = await drain(anon.webchat.send(web, session.token, { text: "hello web" }));

@@ -1,11 +1,13 @@
 // The builder's other resources: plugins (OpenAPI and MCP tools), tables
-// (rows, SQL, CSV) and apps.
+// (rows, SQL, CSV) and apps with their end users' variable values.
 import { s, type Caller, type ID, type Rest } from "../caller.js";
 import type { Body, Query } from "../ops.js";
 
 type PluginVersion = "/api/plugins/{id}/versions/{version}";
 type Debug = "/api/plugins/{id}/tools/{tool}/debug";
 type Row = "/api/tables/{id}/rows/{row_id}";
+type Values = "/api/apps/{id}/values";
+type Reset = "/api/apps/{id}/values/reset";
 
 export function plugins(c: Caller) {
   return {
@@ -93,5 +95,14 @@ export function apps(c: Caller) {
       c.call("put", "/api/apps/{id}", { path: { id: s(id) }, body, ...opts }),
     remove: (id: ID, opts?: Rest<"/api/apps/{id}", "delete">) =>
       c.call("delete", "/api/apps/{id}", { path: { id: s(id) }, ...opts }),
+    /** An end user's values of the app's variables (runs with app_id and ext.user_id store them). */
+    values: {
+      /** Every variable with the user's value, else its default (`is_default: true`). */
+      get: (id: ID, query: Query<Values, "get">, opts?: Rest<Values, "get">) =>
+        c.call("get", "/api/apps/{id}/values", { path: { id: s(id) }, query, ...opts }),
+      /** Back to the defaults: the variables in `names`, or all of them. */
+      reset: (id: ID, body: Body<Reset, "post">, opts?: Rest<Reset, "post">) =>
+        c.call("post", "/api/apps/{id}/values/reset", { path: { id: s(id) }, body, ...opts }),
+    },
   };
 }

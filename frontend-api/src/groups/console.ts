@@ -62,11 +62,3 @@ export function models(c: Caller) {
     list: (opts?: Rest<"/api/models", "get">) => c.call("get", "/api/models", opts),
   };
 }
-
-/** Usage by workspace, bot, model and day: tokens, chats, runs, errors, latency. */
-export function usage(c: Caller) {
-  return {
-    get: (query?: Query<"/api/usage", "get">, opts?: Rest<"/api/usage", "get">) =>
-      c.call("get", "/api/usage", { query, ...opts }),
-  };
-}

@@ -2,7 +2,7 @@
 // (end-user tokens, not PATs) and the inbound events of `webhook` channels
 // (signed with the channel's secret, no token).
 import { s, type Caller, type ID, type Rest } from "../caller.js";
-import type { Body } from "../ops.js";
+import type { Body, Query } from "../ops.js";
 
 type Messages = "/chat/{channel_id}/messages";
 type Inbound = "/channels/{kind}/{channel_id}";
@@ -31,6 +31,13 @@ export function webchat(c: Caller) {
     /** Starts a new conversation for the end user. */
     reset: (channelId: ID, endUserToken: string, opts?: Rest<"/chat/{channel_id}/reset", "post">) =>
       c.call("post", "/chat/{channel_id}/reset", { path: path(channelId), auth: endUserToken, ...opts }),
+    /** The embed script a site loads to show the chat as a widget or bubble (JavaScript). */
+    embedScript: (opts?: Rest<"/embed.js", "get">) => c.callText("get", "/embed.js", { auth: false, ...opts }),
+    /** The hosted page's widget script (JavaScript); `v` is its version, as the page asks for it. */
+    widgetScript: (
+      query?: Query<"/chat/assets/widget.js", "get">,
+      opts?: Rest<"/chat/assets/widget.js", "get">,
+    ) => c.callText("get", "/chat/assets/widget.js", { query, auth: false, ...opts }),
   };
 }
 

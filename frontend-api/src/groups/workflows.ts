@@ -1,9 +1,26 @@
 // Workflows of the caller's workspaces: drafts, published versions, test
 // runs, the runs list, cancellation, and imports of Coze Studio canvases.
 import { s, type Caller, type ID, type Rest } from "../caller.js";
-import type { Body, Query } from "../ops.js";
+import type { Body, FormFields, Query } from "../ops.js";
 
 type Cancel = "/api/workflows/{id}/runs/{execute_id}/cancel";
+type Import = "/api/workflows/import";
+
+/** The form fields of a file import besides the file, typed as the JSON import types them. */
+export type ImportFileFields = Pick<
+  Body<Import, "post">,
+  Exclude<keyof FormFields<Import, "post">, "file"> & keyof Body<Import, "post">
+>;
+
+/** The multipart body of a file import: the file, then each field as text (mappings as JSON). */
+function importForm(file: Blob, fileName: string, fields: ImportFileFields): FormData {
+  const form = new FormData();
+  form.append("file", file, fileName);
+  for (const [name, v] of Object.entries(fields)) {
+    if (v !== undefined && v !== null) form.append(name, typeof v === "object" ? JSON.stringify(v) : String(v));
+  }
+  return form;
+}
 
 export function workflows(c: Caller) {
   return {
@@ -16,8 +33,14 @@ export function workflows(c: Caller) {
     validate: (body: Body<"/api/workflows/validate", "post">, opts?: Rest<"/api/workflows/validate", "post">) =>
       c.call("post", "/api/workflows/validate", { body, ...opts }),
     /** Converts a Coze Studio canvas into a new workflow; the answer lists what did not convert. */
-    import: (body: Body<"/api/workflows/import", "post">, opts?: Rest<"/api/workflows/import", "post">) =>
+    import: (body: Body<Import, "post">, opts?: Rest<Import, "post">) =>
       c.call("post", "/api/workflows/import", { body, ...opts }),
+    /**
+     * The same from a file exported by Coze Studio, sent as multipart/form-data:
+     * a canvas .json, a .flow file, or a zip of several workflows.
+     */
+    importFile: (file: Blob, fileName: string, fields: ImportFileFields, opts?: Rest<Import, "post">) =>
+      c.call("post", "/api/workflows/import", { form: importForm(file, fileName, fields), ...opts }),
     /** The workflow with its draft (`definition`). */
     get: (id: ID, opts?: Rest<"/api/workflows/{id}", "get">) =>
       c.call("get", "/api/workflows/{id}", { path: { id: s(id) }, ...opts }),
