@@ -157,8 +157,8 @@ func (r *llmRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (map
 	opts := r.options()
 	var reply *schema.Message
 	if len(r.cfg.Tools) > 0 || len(r.cfg.Workflows) > 0 {
-		reply, err = r.withTools(ctx, x, cm, msgs, opts)
-	} else if p := x.f.openStream(x.pn); p != nil && !r.json {
+		reply, err = r.withTools(ctx, x, cm, msgs, opts, r.textPipe(x))
+	} else if p := r.textPipe(x); p != nil {
 		reply, err = streamReply(ctx, x, cm, msgs, opts, p)
 	} else {
 		reply, err = generate(ctx, x, cm, msgs, opts)
@@ -176,6 +176,15 @@ func (r *llmRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (map
 		out[ReasoningOutput] = reply.ReasoningContent
 	}
 	return out, nil
+}
+
+// textPipe is the pipe a text reply streams into; nil when it streams
+// nowhere.
+func (r *llmRunner) textPipe(x *nodeCtx) *textPipe {
+	if r.json {
+		return nil
+	}
+	return x.f.openStream(x.pn)
 }
 
 // modelFor names the model of this attempt: the backup model on retries

@@ -69,8 +69,11 @@ func (r *llmRunner) tools(ctx context.Context, x *nodeCtx) (*nodeTools, error) {
 
 // withTools lets the model call its tools until it answers in text or a
 // workflow tool returns directly. A tool's error is given to the model as
-// its result, so it can recover.
-func (r *llmRunner) withTools(ctx context.Context, x *nodeCtx, cm model.ToolCallingChatModel, msgs []*schema.Message, opts []model.Option) (*schema.Message, error) {
+// its result, so it can recover. With a pipe (a streamed run showing the
+// node's text) the model's text streams into it as it comes, and a tool
+// that returns directly writes its text there.
+func (r *llmRunner) withTools(ctx context.Context, x *nodeCtx, cm model.ToolCallingChatModel, msgs []*schema.Message,
+	opts []model.Option, p *textPipe) (*schema.Message, error) {
 	nt, err := r.tools(ctx, x)
 	if err != nil {
 		return nil, err
@@ -86,7 +89,7 @@ func (r *llmRunner) withTools(ctx context.Context, x *nodeCtx, cm model.ToolCall
 		var results []*schema.Message
 		if resumed {
 			msgs, msg, results, resumed = st.Messages[:len(st.Messages)-1], st.Messages[len(st.Messages)-1], st.Results, false
-		} else if msg, err = generate(ctx, x, bound, msgs, opts); err != nil {
+		} else if msg, err = callModel(ctx, x, bound, msgs, opts, p); err != nil {
 			return nil, err
 		} else if len(msg.ToolCalls) == 0 {
 			return msg, nil
@@ -103,6 +106,9 @@ func (r *llmRunner) withTools(ctx context.Context, x *nodeCtx, cm model.ToolCall
 				return nil, err
 			}
 			if direct {
+				if p != nil {
+					p.write(res)
+				}
 				return schema.AssistantMessage(res, nil), nil
 			}
 			results = append(results, schema.ToolMessage(res, call.ID, schema.WithToolName(call.Function.Name)))
@@ -110,6 +116,14 @@ func (r *llmRunner) withTools(ctx context.Context, x *nodeCtx, cm model.ToolCall
 		msgs = append(msgs, results...)
 	}
 	return nil, fmt.Errorf("the model still called tools after %d rounds; raise config.max_tool_rounds", r.rounds)
+}
+
+// callModel calls the model once, streaming its text into p when there is one.
+func callModel(ctx context.Context, x *nodeCtx, cm model.BaseChatModel, msgs []*schema.Message, opts []model.Option, p *textPipe) (*schema.Message, error) {
+	if p == nil {
+		return generate(ctx, x, cm, msgs, opts)
+	}
+	return streamReply(ctx, x, cm, msgs, opts, p)
 }
 
 // call runs one tool call: its result, whether it returns directly, or
