@@ -37,6 +37,8 @@ func TestValidateReportsNodeAndField(t *testing.T) {
 		{"missing required config", `"model_id": "fake", `, ``, "nodes[ask].config.model_id", "is required"},
 		{"backup model without retries", `"model_id": "fake", `, `"model_id": "fake", "backup_model_id": "spare", `,
 			"nodes[ask].config.backup_model_id", "is called on retries: set settings.retries"},
+		{"too many history rounds", `"model_id": "fake", `, `"model_id": "fake", "chat_history_rounds": 51, `,
+			"nodes[ask].config.chat_history_rounds", "must be between 0 (no history) and 50"},
 		{"unknown config field", `"prompt": "{{q}}"}`, `"prompt": "{{q}}", "temp": 1}`, "nodes[ask].config", `unknown field "temp"`},
 		{"template names no input", `"prompt": "{{q}}"`, `"prompt": "{{question}}"`, "nodes[ask].config.prompt", `{{question}} names no input`},
 		{"dangling edge", `{"from": "ask", "to": "check"}`, `{"from": "ask", "to": "chek"}`, "edges[1].to", `names no node of this graph: "chek"`},
