@@ -55,7 +55,9 @@ func (conversationKind) describe() NodeTypeInfo {
 		Description: "Manages the end user's named conversations of the run's app (app_id) and their messages, as Coze " +
 			"Studio's conversation and message nodes: op create, update (rename), delete, list, history, clear, " +
 			"message_create, message_edit, message_delete, message_list. \"Default\" always exists and is neither " +
-			"renamed nor deleted. Inputs and outputs keep Coze's names (conversationName, messageId, isSuccess…).",
+			"renamed nor deleted. Without an app, a run that is a conversation's turn (a chatflow, a bot's workflow tool) " +
+			"reaches that conversation as \"Default\" through the message_* ops only, as in Coze's agent scenario. " +
+			"Inputs and outputs keep Coze's names (conversationName, messageId, isSuccess…).",
 		ConfigSchema: configSchema(&conversationConfig{})}
 }
 
@@ -83,7 +85,9 @@ func (conversationKind) check(c *checker, n *Node) *nodeSpec {
 				return nil, permanent(errors.New("conversations are not available in this process"))
 			}
 			if s.AppID == 0 {
-				return nil, permanent(errors.New("conversation nodes need an app: run the workflow with app_id"))
+				if err := checkAgentScenario(cfg.Op, s, in); err != nil {
+					return nil, permanent(err)
+				}
 			}
 			return op.run(ctx, st, s, in)
 		})}

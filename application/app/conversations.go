@@ -34,6 +34,9 @@ func NewConversations(d ConversationDeps) Conversations { return Conversations{d
 // find returns the scope's conversation of that name (0 when none); that
 // of a template is made on first use.
 func (c Conversations) find(ctx context.Context, s wf.Scope, name string) (*conversation.Conversation, error) {
+	if s.AppID == 0 {
+		return c.ownConversation(ctx, s, name)
+	}
 	id, err := c.d.Names.ConversationID(ctx, scopeOf(s), name)
 	if err != nil {
 		return nil, err
@@ -49,6 +52,21 @@ func (c Conversations) find(ctx context.Context, s wf.Scope, name string) (*conv
 	}
 	conv, err := c.d.Convs.GetConversation(ctx, id)
 	if errors.Is(err, errs.ErrNotFound) {
+		return nil, nil
+	}
+	return conv, err
+}
+
+// ownConversation is the conversation a run with no app is a turn of,
+// which its nodes name "Default" (Coze's agent scenario); nil for other
+// names, for runs that are no conversation's turn, and for a conversation
+// of another workspace.
+func (c Conversations) ownConversation(ctx context.Context, s wf.Scope, name string) (*conversation.Conversation, error) {
+	if name != DefaultConversation || s.ConversationID == 0 {
+		return nil, nil
+	}
+	conv, err := c.d.Convs.GetConversation(ctx, s.ConversationID)
+	if errors.Is(err, errs.ErrNotFound) || err == nil && conv.WorkspaceID != s.WorkspaceID {
 		return nil, nil
 	}
 	return conv, err

@@ -50,7 +50,10 @@ type chatRequest struct {
 // messages are added to the conversation (a new one when conversation_id
 // is empty), then the workflow's messages stream as the bot's answer and
 // are kept in the conversation. Errors found before the run starts are
-// JSON answers; a failed run is conversation.chat.failed.
+// JSON answers; a failed run is conversation.chat.failed. A run that
+// stops at a question shows it as the bot's answer and ends the chat with
+// conversation.chat.requires_action; the conversation's next message is
+// the answer, and that run resumes with it, as in Coze Studio.
 func (h Handlers) Chat(ctx context.Context, c *app.RequestContext) error {
 	var req chatRequest
 	if err := httpx.BindJSON(c, &req); err != nil {
@@ -61,28 +64,67 @@ func (h Handlers) Chat(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	pr, err := h.Workflows.Prepare(ctx, p, in)
+	t, err := h.begin(ctx, p, &req, in, msgs)
 	if err != nil {
 		return err
 	}
-	conv, err := h.conversation(ctx, p, &req)
+	t.write(ctx, c)
+	return nil
+}
+
+// begin keeps the turn's messages and starts its run: the run waiting in
+// the conversation for an answer, resumed with the user's message, or a
+// new run.
+func (h Handlers) begin(ctx context.Context, p identity.Principal, r *chatRequest, in workflowapp.RunRequest,
+	msgs []convapp.MessageInput) (*turn, error) {
+	conv, waiting, err := h.waiting(ctx, p, r)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	pr.ForConversation(conv.ID)
+	var pr *workflowapp.Prepared
+	if waiting == nil {
+		if pr, err = h.Workflows.Prepare(ctx, p, in); err != nil {
+			return nil, err
+		}
+	}
+	if conv == nil {
+		if conv, err = h.Convs.Create(ctx, p, convapp.CreateInput{BotID: int64(r.BotID)}); err != nil {
+			return nil, err
+		}
+	}
 	for _, m := range msgs {
 		if _, err := h.Convs.CreateMessage(ctx, p, conv.ID, m); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	q := workflows.NewEventQueue()
-	go func() {
-		out, err := pr.Execute(context.WithoutCancel(ctx), q)
+	go h.run(context.WithoutCancel(ctx), p, q, runStart{pr: pr, waiting: waiting, answer: msgs[len(msgs)-1].Content, conv: conv.ID})
+	return &turn{h: h, caller: p, conv: conv, q: q}, nil
+}
+
+// runStart is how a turn's run starts: prepared, or waiting for answer.
+type runStart struct {
+	pr      *workflowapp.Prepared
+	waiting *workflowapp.Waiting
+	answer  string
+	conv    int64
+}
+
+// run runs the turn into q. An answer that does not fit the waiting
+// question (not one of its options, not its form) asks it again; the run
+// goes on waiting.
+func (h Handlers) run(ctx context.Context, p identity.Principal, q *workflows.EventQueue, s runStart) {
+	switch {
+	case s.waiting == nil:
+		s.pr.ForConversation(s.conv)
+		out, err := s.pr.Execute(ctx, q)
 		q.Finish(out, err)
-	}()
-	t := &turn{h: h, caller: p, conv: conv, q: q}
-	t.write(ctx, c)
-	return nil
+	case !s.waiting.FitsAnswer(s.answer):
+		q.Finish(s.waiting.Outcome(), nil)
+	default:
+		out, err := h.Workflows.AnswerTurn(ctx, p, s.waiting, s.answer, q)
+		q.Finish(out, err)
+	}
 }
 
 // toApp checks the request and converts it into the run and the messages
@@ -111,20 +153,21 @@ func (r *chatRequest) toApp() (workflowapp.RunRequest, []convapp.MessageInput, e
 	return in, msgs, nil
 }
 
-// conversation returns the conversation of the turn: the one named, or a
-// new one (bound to the bot when one is named).
-func (h Handlers) conversation(ctx context.Context, p identity.Principal, r *chatRequest) (*conversation.Conversation, error) {
+// waiting returns the conversation a turn names and the run that waits
+// in it for the turn's message; none for a new conversation.
+func (h Handlers) waiting(ctx context.Context, p identity.Principal, r *chatRequest) (*conversation.Conversation, *workflowapp.Waiting, error) {
 	if r.ConversationID == 0 {
-		return h.Convs.Create(ctx, p, convapp.CreateInput{BotID: int64(r.BotID)})
+		return nil, nil, nil
 	}
 	conv, err := h.Convs.Get(ctx, p, int64(r.ConversationID))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if r.BotID != 0 && conv.BotID != 0 && conv.BotID != int64(r.BotID) {
-		return nil, errs.Invalid("conversation_id", "conversation %d belongs to bot %d, not to bot %d", conv.ID, conv.BotID, int64(r.BotID))
+		return nil, nil, errs.Invalid("conversation_id", "conversation %d belongs to bot %d, not to bot %d", conv.ID, conv.BotID, int64(r.BotID))
 	}
-	return conv, nil
+	w, err := h.Workflows.WaitingTurn(ctx, p, int64(r.WorkflowID), conv.ID, RunModeChatflow)
+	return conv, w, err
 }
 
 // parameters reads the parameters: an object, or text holding one.

@@ -10,7 +10,6 @@ import (
 	"github.com/cloudwego/hertz/pkg/protocol/sse"
 
 	convapp "github.com/pergola-ai/pergola/application/conversation"
-	"github.com/pergola-ai/pergola/backend/api/chat"
 	"github.com/pergola-ai/pergola/backend/api/conversations"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/backend/api/workflows"
@@ -70,9 +69,9 @@ func (t *turn) start(runID int64) {
 	t.started, t.runID = true, runID
 	t.chat.ID = runID
 	t.chat.Status = conversation.ChatCreated
-	t.send("conversation.chat.created", chat.NewChat(&t.chat))
+	t.send("conversation.chat.created", t.chatEvent())
 	t.chat.Status = conversation.ChatInProgress
-	t.send("conversation.chat.in_progress", chat.NewChat(&t.chat))
+	t.send("conversation.chat.in_progress", t.chatEvent())
 }
 
 // event streams the pieces of message and end nodes as answer messages,
@@ -88,7 +87,7 @@ func (t *turn) event(ctx context.Context, e wf.Event) {
 	m := t.open[e.NodeID]
 	if e.Text != "" {
 		if m == nil {
-			m = t.store(ctx, e.Text)
+			m = t.store(ctx, e.Text, conversation.ContentText)
 			t.open[e.NodeID] = m
 		} else {
 			m.Content += e.Text
@@ -105,13 +104,12 @@ func (t *turn) event(ctx context.Context, e wf.Event) {
 
 // store keeps a new answer message in the conversation with its first
 // piece, so that its id is the one clients see while it streams.
-func (t *turn) store(ctx context.Context, first string) *conversation.Message {
+func (t *turn) store(ctx context.Context, first, contentType string) *conversation.Message {
 	ctx = context.WithoutCancel(ctx)
-	m, err := t.h.Convs.CreateMessage(ctx, t.caller, t.conv.ID, convapp.MessageInput{Role: conversation.RoleAssistant,
-		Type: conversation.TypeAnswer, Content: first})
+	in := convapp.MessageInput{Role: conversation.RoleAssistant, Type: conversation.TypeAnswer, Content: first, ContentType: contentType}
+	m, err := t.h.Convs.CreateMessage(ctx, t.caller, t.conv.ID, in)
 	if err != nil {
-		m = convapp.NewMessage(t.conv, convapp.MessageInput{Role: conversation.RoleAssistant, Content: first})
-		m.ContentType = conversation.ContentText
+		m = convapp.NewMessage(t.conv, in)
 	}
 	m.ChatID = t.runID
 	return m
@@ -126,7 +124,8 @@ func (t *turn) complete(ctx context.Context, m *conversation.Message) {
 	t.send("conversation.message.completed", conversations.NewMessage(m))
 }
 
-// end sends chat.completed, or chat.failed with the reason, then done.
+// end sends chat.completed, chat.failed with the reason, or, when the run
+// waits for an answer, its question and chat.requires_action; then done.
 func (t *turn) end(ctx context.Context) {
 	out, err := t.q.Outcome()
 	if out != nil && out.Run != nil {
@@ -143,13 +142,17 @@ func (t *turn) end(ctx context.Context) {
 	switch {
 	case err != nil:
 		t.chat.Status, t.chat.FailedAt, t.chat.LastError = conversation.ChatFailed, &now, t.runError(ctx, err)
-		t.send("conversation.chat.failed", chat.NewChat(&t.chat))
+		t.send("conversation.chat.failed", t.chatEvent())
 	case out.Failure != nil:
 		t.chat.Status, t.chat.FailedAt, t.chat.LastError = conversation.ChatFailed, &now, t.nodeFailure(ctx, out.Failure)
-		t.send("conversation.chat.failed", chat.NewChat(&t.chat))
+		t.send("conversation.chat.failed", t.chatEvent())
+	case out.Interrupt != nil:
+		t.ask(ctx, out.Interrupt)
+		t.chat.Status = conversation.ChatRequiresAction
+		t.send("conversation.chat.requires_action", t.chatEvent())
 	default:
 		t.chat.Status, t.chat.CompletedAt = conversation.ChatCompleted, &now
-		t.send("conversation.chat.completed", chat.NewChat(&t.chat))
+		t.send("conversation.chat.completed", t.chatEvent())
 	}
 	t.send("done", map[string]string{"debug_url": ""})
 }
