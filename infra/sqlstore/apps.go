@@ -34,7 +34,7 @@ type appRow struct {
 	// nil for none.
 	Conversations *string
 	CreatedAt     time.Time
-	UpdatedAt   time.Time
+	UpdatedAt     time.Time
 }
 
 func (appRow) TableName() string { return "apps" }
