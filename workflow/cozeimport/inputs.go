@@ -142,6 +142,7 @@ func (nc *nodeConv) settings() error {
 				if err := json.Unmarshal([]byte(s.DataOnErr), &out.DefaultOutput); err != nil {
 					return errs.Invalid(nc.at+".data.inputs.settingOnError.dataOnErr", "is not a JSON object: %v", err)
 				}
+				renameKeys(out.DefaultOutput, outputRenames(string(nc.n.Type)))
 			}
 		case 3:
 			out.OnError = workflow.OnErrorBranch
@@ -155,4 +156,14 @@ func (nc *nodeConv) settings() error {
 	}
 	nc.node.Settings = out
 	return nil
+}
+
+// renameKeys renames the keys of m that Pergola spells differently.
+func renameKeys(m map[string]any, renames map[string]string) {
+	for from, to := range renames {
+		if v, ok := m[from]; ok {
+			delete(m, from)
+			m[to] = v
+		}
+	}
 }

@@ -83,3 +83,41 @@ func TestCozeHTTPRequesterBodies(t *testing.T) {
 		})
 	}
 }
+
+// TestCozeHTTPRequesterErrorSwitch: an HTTP requester whose service fails
+// takes its error switch as in Coze: with a default output (processType 2)
+// the run goes on with dataOnErr, isSuccess false and errorBody; with the
+// switch off the run fails naming the status. Run and stream_run.
+func TestCozeHTTPRequesterErrorSwitch(t *testing.T) {
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			c := newChatSetup(t, withEnv(b, map[string]string{"PERGOLA_EGRESS_ALLOW": "127.0.0.1"}))
+			down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+			}))
+			t.Cleanup(down.Close)
+			canvas := func(onError cz) []byte {
+				req := czNode("200", "45", "Call", cz{"apiInfo": cz{"method": "GET", "url": down.URL + "/status"},
+					"body": cz{"bodyType": "EMPTY"}, "headers": []cz{}, "params": []cz{}, "settingOnError": onError},
+					czOut("body", "string"), czOut("statusCode", "integer"), czOut("isSuccess", "boolean"),
+					cz{"name": "errorBody", "type": "object", "schema": []cz{czOut("errorMessage", "string"), czOut("errorCode", "string")}})
+				end := []cz{czParam("body", czRef("200", "body", "string"))}
+				if onError["processType"] == 2 {
+					end = append(end, czParam("ok", czRef("200", "isSuccess", "boolean")),
+						czParam("why", czRef("200", "errorBody.errorMessage", "string")))
+				}
+				return czCanvas(t, []cz{czStart(czOut("q", "string")), req, czEnd(end...)}, czEdge("100001", "200"), czEdge("200", "900001"))
+			}
+			id := c.importPublished(t, "fallback", canvas(cz{"switch": true, "processType": 2, "dataOnErr": `{"body":"fallback","statusCode":0}`}), nil)
+			out := c.runBoth(t, cz{"workflow_id": id, "parameters": cz{"q": "x"}})
+			if why, _ := out["why"].(string); out["body"] != "fallback" || out["ok"] != false || !strings.Contains(why, "503") {
+				t.Fatalf("output with the default output = %v", out)
+			}
+			id = c.importPublished(t, "throws", canvas(cz{"switch": false, "processType": 1}), nil)
+			run := c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": id, "parameters": cz{"q": "x"}})
+			if run.status != 400 || !strings.Contains(run.msg, "503") {
+				t.Fatalf("a failing call without the switch: %d %q", run.status, run.msg)
+			}
+		})
+	}
+}
