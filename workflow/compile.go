@@ -78,8 +78,9 @@ type planNode struct {
 	vars           []Param
 	// streamSinks are the end and message nodes that stream this llm
 	// node's text; streamed marks the inputs of a sink fed that way.
-	streamSinks []int
-	streamed    map[string]int // input name → source node index
+	streamSinks  []int
+	streamed     map[string]int          // input name → source node index
+	streamGroups map[string]*streamGroup // input name → the aggregate group it shows
 }
 
 // chain is nodes that run one after the other with nothing else between
@@ -178,6 +179,7 @@ func (e *Engine) buildGraph(ctx context.Context, g *graphInfo, name string) (*gr
 		plan.nodes[i] = pn
 	}
 	linkStreams(g, plan)
+	linkGroupStreams(g, plan)
 	wf := compose.NewWorkflow[map[string]any, map[string]any]()
 	chains := chainsOf(g, plan)
 	heads := make(map[string]*compose.WorkflowNode, len(chains))

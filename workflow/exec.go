@@ -76,10 +76,10 @@ func (f *frame) exec(ctx context.Context, pn *planNode) (map[string]any, error) 
 		out["success"] = true
 	}
 	rec.Status, rec.Outputs = NodeSucceeded, out
-	f.setOutput(pn.idx, out)
 	if replayable(pn) {
-		rc.noteDone(key, out, x.port)
+		rc.noteDone(key, out, x.port) // before the output: streams read the port of a node that ran
 	}
+	f.setOutput(pn.idx, out)
 	rc.record(ctx, rec)
 	return portOut(pn, x.port), nil
 }

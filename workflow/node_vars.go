@@ -19,7 +19,8 @@ type aggregateConfig struct {
 func (aggregateKind) describe() NodeTypeInfo {
 	return NodeTypeInfo{Type: "variable_aggregate", Title: "Variable aggregate", Category: categoryData,
 		Description: "Merges the branches of a condition: each group outputs the first of its inputs that is not null " +
-			"(the value of the branch that ran). The inputs of a group must share a type.",
+			"(the value of the branch that ran). The inputs of a group must share a type. In a streamed run, an end or message " +
+			"node showing a group whose value is an llm node's text streams that text as the model generates it.",
 		ConfigSchema: configSchema(&aggregateConfig{})}
 }
 
@@ -47,18 +48,7 @@ func (aggregateKind) check(c *checker, n *Node) *nodeSpec {
 			}
 		}
 	}
-	spec := &nodeSpec{runner: runFunc(func(_ context.Context, _ *nodeCtx, in map[string]any) (map[string]any, error) {
-		out := make(map[string]any, len(names))
-		for _, g := range names {
-			for _, name := range cfg.Groups[g] {
-				if v := in[name]; v != nil {
-					out[g] = v
-					break
-				}
-			}
-		}
-		return out, nil
-	})}
+	spec := &nodeSpec{runner: aggregateRunner{groups: cfg.Groups, names: names}}
 	spec.finish = func(c *checker, info *nodeInfo) {
 		for _, g := range names {
 			var s Schema
@@ -75,6 +65,27 @@ func (aggregateKind) check(c *checker, n *Node) *nodeSpec {
 		}
 	}
 	return spec
+}
+
+// aggregateRunner runs a variable_aggregate node. A streamed run reads
+// its groups too: a sink showing a group streams the llm node that is the
+// group's value (see linkGroupStreams).
+type aggregateRunner struct {
+	groups map[string][]string // output name → the inputs tried in order
+	names  []string            // the output names, sorted
+}
+
+func (r aggregateRunner) run(_ context.Context, _ *nodeCtx, in map[string]any) (map[string]any, error) {
+	out := make(map[string]any, len(r.names))
+	for _, g := range r.names {
+		for _, name := range r.groups[g] {
+			if v := in[name]; v != nil {
+				out[g] = v
+				break
+			}
+		}
+	}
+	return out, nil
 }
 
 // assignKind writes bot variables of the run's end user.
