@@ -133,3 +133,13 @@ func (s *Service) reach(ctx context.Context, p identity.Principal, id int64) (*a
 	}
 	return a, err
 }
+
+// BindApp checks that a bot of the workspace may name the app: it must be
+// an app of that workspace.
+func (s *Service) BindApp(ctx context.Context, workspaceID, appID int64) error {
+	a, err := s.apps.GetApp(ctx, appID)
+	if errors.Is(err, errs.ErrNotFound) || err == nil && a.WorkspaceID != workspaceID {
+		return errs.Invalid("app_id", "app %d is not an app of workspace %d", appID, workspaceID)
+	}
+	return err
+}

@@ -40,6 +40,13 @@ func (s *Service) checkBindings(ctx context.Context, workspaceID int64, cfg *bot
 		return errs.Invalid("workflows", "binding workflows is not available yet; remove them")
 	case len(cfg.Tables) > 0 && s.tables == nil:
 		return errs.Invalid("tables", "binding tables is not available yet; remove them")
+	case cfg.AppID != 0 && s.apps == nil:
+		return errs.Invalid("app_id", "apps are not available yet; remove it")
+	}
+	if cfg.AppID != 0 {
+		if err := s.apps.BindApp(ctx, workspaceID, cfg.AppID); err != nil {
+			return err
+		}
 	}
 	if len(cfg.Plugins) > 0 {
 		pinned, err := s.plugins.BindPlugins(ctx, workspaceID, cfg.Plugins, publish)

@@ -64,6 +64,15 @@ type WorkflowBinder interface {
 	BindWorkflows(ctx context.Context, workspaceID int64, refs []bot.WorkflowRef, publish bool) ([]bot.WorkflowRef, error)
 }
 
+// AppBinder checks the app a bot names: it must be an app of the bot's
+// workspace. Errors name the field "app_id".
+type AppBinder interface {
+	BindApp(ctx context.Context, workspaceID, appID int64) error
+}
+
+// WithApps lets bots name an app, checked by b.
+func WithApps(b AppBinder) Option { return func(s *Service) { s.apps = b } }
+
 // ChannelLookup finds the channels publish may name; the channel store
 // implements it. GetChannel returns errs.ErrNotFound for an unknown id.
 type ChannelLookup interface {
@@ -84,6 +93,7 @@ type Service struct {
 	plugins    PluginBinder
 	tables     TableBinder
 	workflows  WorkflowBinder
+	apps       AppBinder
 	hub        *invalidation.Hub
 	online     *invalidation.Cache[online]
 }

@@ -63,7 +63,7 @@ func (s *Service) execute(ctx context.Context, t *turn) {
 	ctx = context.WithValue(ctx, runKey{}, rs)
 	c := t.chat
 	ctx = bot.WithRunScope(ctx, bot.RunScope{BotID: c.BotID, WorkspaceID: c.WorkspaceID, Version: c.BotVersion,
-		ConnectorID: c.ConnectorID, UserID: c.UserID, ChatID: c.ID, ConversationID: c.ConversationID})
+		ConnectorID: c.ConnectorID, UserID: c.UserID, ChatID: c.ID, ConversationID: c.ConversationID, AppID: appOf(t.cfg)})
 	start := Step{Kind: StepTurnStart, ChatID: c.ID, BotID: c.BotID, ModelID: t.compiled.modelID}
 	if t.resume != nil {
 		start.Text = "resumed"
@@ -285,4 +285,12 @@ func (s *Service) sendOutcome(sink Sink, chat *conversation.Chat) {
 	}
 	sink.Send(Event{Kind: kind, Chat: chat})
 	sink.Send(Event{Kind: EventDone})
+}
+
+// appOf is the app of a bot configuration; 0 for none.
+func appOf(cfg *bot.Config) int64 {
+	if cfg == nil {
+		return 0
+	}
+	return cfg.AppID
 }

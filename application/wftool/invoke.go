@@ -61,7 +61,7 @@ func (t *wfTool) InvokableRun(ctx context.Context, args string, _ ...tool.Option
 		return "error: workflows are not available in this process", nil
 	}
 	req := workflowapp.RunRequest{WorkflowID: t.workflowID, Draft: run.Draft(), Params: params, BotID: run.BotID,
-		UserID: run.UserID, ConnectorID: run.ConnectorID, ConversationID: run.ConversationID, Mode: RunModeBot, Stream: true}
+		UserID: run.UserID, ConnectorID: run.ConnectorID, ConversationID: run.ConversationID, AppID: run.AppID, Mode: RunModeBot, Stream: true}
 	if !run.Draft() {
 		req.Version = t.version
 	}

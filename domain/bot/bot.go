@@ -47,6 +47,9 @@ type Config struct {
 	SuggestReply  SuggestReply
 	HistoryRounds int // conversation rounds given to the model
 	MaxToolRounds int // model-tool rounds before the final answer is forced
+	// AppID is the app (of the bot's workspace) whose variables the bot's
+	// workflow tools read and assign for its end users; 0 for none.
+	AppID int64
 }
 
 // ModelSettings picks the model and its parameters.

@@ -13,6 +13,7 @@ type RunScope struct {
 	UserID         string
 	ChatID         int64
 	ConversationID int64
+	AppID          int64 // the bot's app (Config.AppID); 0 for none
 }
 
 // Draft reports whether the run is a builder's debug run on the draft,

@@ -2865,6 +2865,8 @@ export interface components {
             history_rounds?: number;
             /** @description Model-tool rounds before the final answer is forced; 0 or absent means 5. */
             max_tool_rounds?: number;
+            /** @description An app of the bot's workspace whose variables the bot's workflow tools read and assign for its end users (shared with the app's workflows run with that app_id); absent or empty for none. 400 naming app_id for an app of another workspace. */
+            app_id?: components["schemas"]["ID"];
         };
         /**
          * @description Where to publish: "1024" (the API: /v3/chat and /v1/chat/completions), "999" (the chat SDK; recorded, served by the web channel later) and ids of the bot's channels (see /api/bots/{id}/channels) that are not disabled; absent or empty means ["1024"]. Duplicates are dropped. Each connector serves the version last published to it: a bot not published to "1024" is refused on the API with 403. An unknown id, a channel of another bot or a disabled channel is 400 naming it.

@@ -26,6 +26,7 @@ type configDoc struct {
 	SuggestReply  suggestReplyDoc `json:"suggest_reply"`
 	HistoryRounds int             `json:"history_rounds"`
 	MaxToolRounds int             `json:"max_tool_rounds"`
+	AppID         int64           `json:"app_id,omitempty"`
 }
 
 type modelDoc struct {
@@ -82,7 +83,7 @@ func encodeConfig(c *bot.Config) (string, error) {
 			MaxTokens: c.Model.MaxTokens, ResponseFormat: c.Model.ResponseFormat},
 		Onboarding:    onboardingDoc{Prologue: c.Onboarding.Prologue, SuggestedQuestions: c.Onboarding.SuggestedQuestions},
 		SuggestReply:  suggestReplyDoc{Enabled: c.SuggestReply.Enabled, Prompt: c.SuggestReply.Prompt},
-		HistoryRounds: c.HistoryRounds, MaxToolRounds: c.MaxToolRounds,
+		HistoryRounds: c.HistoryRounds, MaxToolRounds: c.MaxToolRounds, AppID: c.AppID,
 	}
 	for _, p := range c.Plugins {
 		d.Plugins = append(d.Plugins, pluginDoc{PluginID: p.PluginID, Tool: p.Tool, Version: p.Version})
@@ -115,7 +116,7 @@ func decodeConfig(s string) (bot.Config, error) {
 			MaxTokens: d.Model.MaxTokens, ResponseFormat: d.Model.ResponseFormat},
 		Onboarding:    bot.Onboarding{Prologue: d.Onboarding.Prologue, SuggestedQuestions: d.Onboarding.SuggestedQuestions},
 		SuggestReply:  bot.SuggestReply{Enabled: d.SuggestReply.Enabled, Prompt: d.SuggestReply.Prompt},
-		HistoryRounds: d.HistoryRounds, MaxToolRounds: d.MaxToolRounds,
+		HistoryRounds: d.HistoryRounds, MaxToolRounds: d.MaxToolRounds, AppID: d.AppID,
 	}
 	for _, p := range d.Plugins {
 		c.Plugins = append(c.Plugins, bot.PluginTool{PluginID: p.PluginID, Tool: p.Tool, Version: p.Version})

@@ -25,6 +25,8 @@ type ConfigDTO struct {
 	SuggestReply  SuggestReplyDTO `json:"suggest_reply"`
 	HistoryRounds int             `json:"history_rounds"`
 	MaxToolRounds int             `json:"max_tool_rounds"`
+	// AppID names the app whose variables the bot's workflow tools use.
+	AppID idText `json:"app_id,omitempty"`
 }
 
 // ModelDTO picks the model and its parameters.
@@ -92,6 +94,10 @@ func (d ConfigDTO) toDomain() (bot.Config, error) {
 		SuggestReply:  bot.SuggestReply{Enabled: d.SuggestReply.Enabled, Prompt: d.SuggestReply.Prompt},
 		HistoryRounds: d.HistoryRounds, MaxToolRounds: d.MaxToolRounds,
 	}
+	var err error
+	if c.AppID, err = d.AppID.parse("app_id", false); err != nil {
+		return c, err
+	}
 	for i, p := range d.Plugins {
 		id, err := p.PluginID.parse("plugins["+strconv.Itoa(i)+"].plugin_id", true)
 		if err != nil {
@@ -132,6 +138,9 @@ func newConfigDTO(c bot.Config) ConfigDTO {
 		Onboarding:    OnboardingDTO{Prologue: c.Onboarding.Prologue, SuggestedQuestions: httpx.NonNil(c.Onboarding.SuggestedQuestions)},
 		SuggestReply:  SuggestReplyDTO{Enabled: c.SuggestReply.Enabled, Prompt: c.SuggestReply.Prompt},
 		HistoryRounds: c.HistoryRounds, MaxToolRounds: c.MaxToolRounds,
+	}
+	if c.AppID != 0 {
+		d.AppID = idText(strconv.FormatInt(c.AppID, 10))
 	}
 	for _, p := range c.Plugins {
 		d.Plugins = append(d.Plugins, PluginDTO{PluginID: idText(strconv.FormatInt(p.PluginID, 10)), Tool: p.Tool, Version: p.Version})

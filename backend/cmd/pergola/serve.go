@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	appapp "github.com/pergola-ai/pergola/application/app"
+	botapp "github.com/pergola-ai/pergola/application/bot"
 	chatapp "github.com/pergola-ai/pergola/application/chat"
 	"github.com/pergola-ai/pergola/application/modelreg"
 	"github.com/pergola-ai/pergola/backend/api"
@@ -135,7 +136,9 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	}
 	cleanups = append(cleanups, tables.close)
 	wft := &workflowTools{store: db.Workflows()}
-	bots := newBots(db, ident, registry, append(append(append(plugins.bind, tables.bind...), wft.bind()...), channelBinding(db), cache.bots())...)
+	apps := appapp.New(db.Apps(), ident)
+	bots := newBots(db, ident, registry, append(append(append(plugins.bind, tables.bind...), wft.bind()...), channelBinding(db), cache.bots(),
+		botapp.WithApps(apps))...)
 	convs := newConversations(db, ident, bots)
 	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc, shared.queue, cfg, log, cache, obs.runs, traces.workflows)
 	cleanups = append(cleanups, stopWorkflows)
@@ -165,7 +168,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		WebChat: newWebChat(db, bots, chats, shared.limiter, cfg, log),
 		MCP:     newMCP(ident, bots, chats, workflows, log),
 		Usage:   newUsage(db, ident),
-		Apps:    appapp.New(db.Apps(), ident),
+		Apps:    apps,
 		Files:   files, UploadBytes: uploadBodyBytes(cfg),
 		Traces:  traces.service(ident),
 		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
