@@ -206,9 +206,13 @@ func onError(n *Node) string {
 }
 
 // errorOutput is the output a node whose errors are handled adds: what
-// went wrong, or null when nothing did.
+// went wrong, or null when nothing did. Workflows with Coze's conversions
+// name its fields as Coze's errorBody does (cozeErrorOutput).
 var errorOutput = Param{Name: "error", Schema: Schema{Type: TypeObject, Properties: []Param{P("message", TypeString),
 	P("code", TypeInteger)}}, Description: "set when the node failed and on_error let the run go on"}
+
+var cozeErrorOutput = Param{Name: "error", Schema: Schema{Type: TypeObject, Properties: []Param{P("errorMessage", TypeString),
+	P("errorCode", TypeInteger)}}, Description: "set when the node failed and on_error let the run go on (Coze's errorBody)"}
 
 // successOutput tells, on a node whose errors are handled, whether it
 // succeeded.
@@ -216,9 +220,13 @@ var successOutput = Param{Name: "success", Schema: S(TypeBoolean),
 	Description: "true when the node succeeded, false when it failed and on_error let the run go on"}
 
 // outputsOf returns the outputs a reference to info may read.
-func outputsOf(info *nodeInfo) []Param {
+func (c *checker) outputsOf(info *nodeInfo) []Param {
 	if onError(info.node) == OnErrorFail {
 		return info.spec.outputs
 	}
-	return append(append([]Param(nil), info.spec.outputs...), errorOutput, successOutput)
+	e := errorOutput
+	if c.coze {
+		e = cozeErrorOutput
+	}
+	return append(append([]Param(nil), info.spec.outputs...), e, successOutput)
 }

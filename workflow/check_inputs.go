@@ -198,7 +198,7 @@ func (c *checker) resolveRef(info *nodeInfo, r Ref) (boundRef, Schema, error) {
 			if t.spec == nil {
 				return boundRef{}, Schema{}, fmt.Errorf("node %s is itself invalid", r.Node)
 			}
-			return typedRef(boundRef{up: up, idx: t.index, path: path}, outputsOf(t), r)
+			return typedRef(boundRef{up: up, idx: t.index, path: path}, c.outputsOf(t), r)
 		}
 		if g.owner != nil && g.owner.node.ID == r.Node {
 			return typedRef(boundRef{up: up, idx: -1, path: path}, g.owner.vars, r)

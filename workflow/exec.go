@@ -163,6 +163,9 @@ func (f *frame) failed(ctx context.Context, pn *planNode, rec NodeRecord, err er
 	}
 	rec.Status, rec.Error = NodeFailed, msg
 	errValue := map[string]any{"message": msg, "code": errorCode(err)}
+	if rc.coze { // Coze's errorBody
+		errValue = map[string]any{"errorMessage": msg, "errorCode": errorCode(err)}
+	}
 	if ctx.Err() != nil {
 		rc.record(ctx, rec) // the run is ending: nothing handles this
 		return nil, ctx.Err()

@@ -120,7 +120,7 @@ func (c *checker) checkBody(info *nodeInfo, collect map[string]Ref) []collectSpe
 			c.fail(at+".node", "names no valid node of the body: %q", r.Node)
 			continue
 		}
-		s, why, ok := schemaAt(outputsOf(t), splitPath(r.Path))
+		s, why, ok := schemaAt(c.outputsOf(t), splitPath(r.Path))
 		if !ok {
 			c.fail(at+".path", "%s: %s", r, why)
 			continue

@@ -2,7 +2,6 @@ package cozeimport
 
 import (
 	"encoding/json"
-	"strings"
 )
 
 // handlesErrors reports whether a node's failures let the run go on
@@ -19,21 +18,15 @@ func handlesErrors(n *cozeNode) bool {
 	return p == 2 || p == 3
 }
 
-// errorOutputPath maps Coze's isSuccess and errorBody.{errorMessage,
-// errorCode} to the DSL's success and error.{message, code}.
+// errorOutputPath maps Coze's isSuccess and errorBody to the DSL's success
+// and error, whose fields keep Coze's names (errorMessage, errorCode) in
+// workflows with Coze's conversions, which imports are.
 func errorOutputPath(root, rest string) (string, bool) {
 	switch root {
 	case "isSuccess":
 		return joinPath("success", rest), true
 	case "errorBody":
-		field, deeper, _ := strings.Cut(rest, ".")
-		switch field {
-		case "errorMessage":
-			field = "message"
-		case "errorCode":
-			field = "code"
-		}
-		return joinPath("error", joinPath(field, deeper)), true
+		return joinPath("error", rest), true
 	}
 	return "", false
 }

@@ -104,7 +104,7 @@ func TestCozeHTTPRequesterErrorSwitch(t *testing.T) {
 				end := []cz{czParam("body", czRef("200", "body", "string"))}
 				if onError["processType"] == 2 {
 					end = append(end, czParam("ok", czRef("200", "isSuccess", "boolean")),
-						czParam("why", czRef("200", "errorBody.errorMessage", "string")))
+						czParam("why", czRef("200", "errorBody.errorMessage", "string")), czParam("err", czRef("200", "errorBody", "object")))
 				}
 				return czCanvas(t, []cz{czStart(czOut("q", "string")), req, czEnd(end...)}, czEdge("100001", "200"), czEdge("200", "900001"))
 			}
@@ -112,6 +112,10 @@ func TestCozeHTTPRequesterErrorSwitch(t *testing.T) {
 			out := c.runBoth(t, cz{"workflow_id": id, "parameters": cz{"q": "x"}})
 			if why, _ := out["why"].(string); out["body"] != "fallback" || out["ok"] != false || !strings.Contains(why, "503") {
 				t.Fatalf("output with the default output = %v", out)
+			}
+			// The whole errorBody as Coze gives it: errorMessage and errorCode.
+			if e, _ := out["err"].(map[string]any); len(e) != 2 || e["errorMessage"] != out["why"] || e["errorCode"] == nil {
+				t.Fatalf("errorBody = %v, want {errorMessage, errorCode}", out["err"])
 			}
 			id = c.importPublished(t, "throws", canvas(cz{"switch": false, "processType": 1}), nil)
 			run := c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": id, "parameters": cz{"q": "x"}})
