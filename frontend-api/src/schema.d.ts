@@ -3368,8 +3368,8 @@ export interface components {
             parameters?: {
                 [key: string]: unknown;
             } | string;
-            /** @description Accepted and ignored. */
-            app_id?: string;
+            /** @description An app of the workflow's workspace whose variables and named conversations the run uses (as a run with app_id does); 400 naming app_id for another workspace's app. */
+            app_id?: components["schemas"]["ID"];
             bot_id?: components["schemas"]["ID"];
             conversation_id?: components["schemas"]["ID"];
             /** @description `user_id` names the end user of the run (default: the caller). */

@@ -39,7 +39,7 @@ type chatRequest struct {
 	WorkflowID         httpx.ID                     `json:"workflow_id"`
 	AdditionalMessages []conversations.EnterMessage `json:"additional_messages"`
 	Parameters         json.RawMessage              `json:"parameters"`
-	AppID              string                       `json:"app_id"`
+	AppID              httpx.ID                     `json:"app_id"`
 	BotID              httpx.ID                     `json:"bot_id"`
 	ConversationID     httpx.ID                     `json:"conversation_id"`
 	Ext                map[string]string            `json:"ext"`
@@ -130,8 +130,8 @@ func (h Handlers) run(ctx context.Context, p identity.Principal, q *workflows.Ev
 // toApp checks the request and converts it into the run and the messages
 // to keep.
 func (r *chatRequest) toApp() (workflowapp.RunRequest, []convapp.MessageInput, error) {
-	in := workflowapp.RunRequest{WorkflowID: int64(r.WorkflowID), BotID: int64(r.BotID), Mode: RunModeChatflow,
-		Stream: true, UserID: r.Ext["user_id"]}
+	in := workflowapp.RunRequest{WorkflowID: int64(r.WorkflowID), BotID: int64(r.BotID), AppID: int64(r.AppID),
+		Mode: RunModeChatflow, Stream: true, UserID: r.Ext["user_id"]}
 	if in.WorkflowID == 0 {
 		return in, nil, errs.Invalid("workflow_id", "is required")
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -69,4 +70,48 @@ func containsValue(data map[string]any, name string, want float64) bool {
 		}
 	}
 	return false
+}
+
+// visitChatflow counts a visit in the app variable visits and answers the
+// count.
+const visitChatflow = `{"nodes": [
+  {"id": "start", "type": "start", "outputs": [{"name": "USER_INPUT", "type": "string"}]},
+  {"id": "next", "type": "code", "config": {"code": "function main({ params }) { return { n: params.v + 1 }; }"},
+   "inputs": {"v": {"variable": "app.visits"}}, "outputs": [{"name": "n", "type": "integer"}]},
+  {"id": "save", "type": "variable_assign", "config": {"app": ["visits"]}, "inputs": {"visits": {"ref": {"node": "next", "path": "n"}}}},
+  {"id": "end", "type": "end", "config": {"mode": "text", "template": "visit {{n}}"}, "inputs": {"n": {"ref": {"node": "next", "path": "n"}}}}],
+ "edges": [{"from": "start", "to": "next"}, {"from": "next", "to": "save"}, {"from": "save", "to": "end"}]}`
+
+// TestChatflowWithApp: /v1/workflows/chat with app_id runs the chatflow
+// with that app, its variables kept per end user across turns; another
+// workspace's app is refused naming app_id.
+func TestChatflowWithApp(t *testing.T) {
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			c := newChatSetup(t, b)
+			appID := str(c.s.call(t, "POST", "/api/apps", bootstrapToken, cz{"workspace_id": c.ws, "name": "club",
+				"variables": []cz{{"name": "visits", "type": "integer", "default": 0}}}).must(t, 201).data, "id")
+			wf := c.workflow(t, "visit_flow", "Counts visits.", visitChatflow, true)
+			conv := ""
+			for i, want := range []string{"visit 1", "visit 2"} {
+				body := cz{"workflow_id": wf, "app_id": appID, "additional_messages": userMessage("hello"), "ext": cz{"user_id": "ann"}}
+				if conv != "" {
+					body["conversation_id"] = conv
+				}
+				events := c.s.stream(t, "/v1/workflows/chat", bootstrapToken, body)
+				deltas, _ := chatParts(t, events)
+				done := events[len(events)-2].obj(t)
+				if conv = str(done, "conversation_id"); joined(deltas) != want {
+					t.Fatalf("turn %d answered %q, want %q (%v)", i, joined(deltas), want, names(events))
+				}
+			}
+			other, otherWS := secondUser(t, c.s, "other-chatflow-app@x.io")
+			foreign := str(c.s.call(t, "POST", "/api/apps", other, cz{"workspace_id": otherWS, "name": "theirs"}).must(t, 201).data, "id")
+			r := c.s.call(t, "POST", "/v1/workflows/chat", bootstrapToken, cz{"workflow_id": wf, "app_id": foreign,
+				"additional_messages": userMessage("hello")})
+			if !strings.Contains(r.msg, "app_id") {
+				t.Fatalf("another workspace's app: %d %q", r.status, r.msg)
+			}
+		})
+	}
 }
