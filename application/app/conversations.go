@@ -62,7 +62,16 @@ func (c Conversations) find(ctx context.Context, s wf.Scope, name string) (*conv
 // names, for runs that are no conversation's turn, and for a conversation
 // of another workspace.
 func (c Conversations) ownConversation(ctx context.Context, s wf.Scope, name string) (*conversation.Conversation, error) {
-	if name != DefaultConversation || s.ConversationID == 0 {
+	if name != DefaultConversation {
+		return nil, nil
+	}
+	return c.turnConversation(ctx, s)
+}
+
+// turnConversation is the conversation the run is a turn of; nil when it
+// is none or the conversation is of another workspace.
+func (c Conversations) turnConversation(ctx context.Context, s wf.Scope) (*conversation.Conversation, error) {
+	if s.ConversationID == 0 {
 		return nil, nil
 	}
 	conv, err := c.d.Convs.GetConversation(ctx, s.ConversationID)

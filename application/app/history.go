@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"strconv"
 
 	"github.com/pergola-ai/pergola/domain/conversation"
@@ -16,12 +15,12 @@ var _ wf.ChatHistorian = Conversations{}
 // is a turn of, before the question (or questions) that started the turn,
 // oldest first. The conversation must be of the run's workspace.
 func (c Conversations) ChatHistory(ctx context.Context, s wf.Scope, rounds int) ([]wf.ConversationMessage, error) {
-	conv, err := c.d.Convs.GetConversation(ctx, s.ConversationID)
-	if errors.Is(err, errs.ErrNotFound) || err == nil && conv.WorkspaceID != s.WorkspaceID {
-		return nil, errs.NotFound("conversation", strconv.FormatInt(s.ConversationID, 10))
-	}
+	conv, err := c.turnConversation(ctx, s)
 	if err != nil {
 		return nil, err
+	}
+	if conv == nil {
+		return nil, errs.NotFound("conversation", strconv.FormatInt(s.ConversationID, 10))
 	}
 	rounds = min(max(rounds, 1), wf.MaxChatHistoryRounds)
 	msgs, err := c.d.Msgs.History(ctx, conv.ID, conv.SectionID, rounds+1)

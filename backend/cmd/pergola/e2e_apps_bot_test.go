@@ -6,15 +6,17 @@ import (
 	"testing"
 )
 
-// countVisit adds one to the app variable visits and returns the new
-// count.
-const countVisit = `{"nodes": [
-  {"id": "start", "type": "start", "outputs": []},
+// visitNodes add one to the app variable visits (next.n is the count).
+const visitNodes = `
   {"id": "next", "type": "code", "config": {"code": "function main({ params }) { return { n: params.v + 1 }; }"},
    "inputs": {"v": {"variable": "app.visits"}}, "outputs": [{"name": "n", "type": "integer"}]},
-  {"id": "save", "type": "variable_assign", "config": {"app": ["visits"]}, "inputs": {"visits": {"ref": {"node": "next", "path": "n"}}}},
-  {"id": "end", "type": "end", "inputs": {"visits": {"ref": {"node": "next", "path": "n"}}}}],
- "edges": [{"from": "start", "to": "next"}, {"from": "next", "to": "save"}, {"from": "save", "to": "end"}]}`
+  {"id": "save", "type": "variable_assign", "config": {"app": ["visits"]}, "inputs": {"visits": {"ref": {"node": "next", "path": "n"}}}},`
+
+const visitEdges = `"edges": [{"from": "start", "to": "next"}, {"from": "next", "to": "save"}, {"from": "save", "to": "end"}]}`
+
+// countVisit counts a visit and returns the new count.
+const countVisit = `{"nodes": [{"id": "start", "type": "start", "outputs": []},` + visitNodes + `
+  {"id": "end", "type": "end", "inputs": {"visits": {"ref": {"node": "next", "path": "n"}}}}],` + visitEdges
 
 // TestBotSharesAppVariables: a bot that names an app (app_id) runs its
 // workflow tools with that app, so they read and assign the app's
@@ -72,15 +74,10 @@ func containsValue(data map[string]any, name string, want float64) bool {
 	return false
 }
 
-// visitChatflow counts a visit in the app variable visits and answers the
-// count.
-const visitChatflow = `{"nodes": [
-  {"id": "start", "type": "start", "outputs": [{"name": "USER_INPUT", "type": "string"}]},
-  {"id": "next", "type": "code", "config": {"code": "function main({ params }) { return { n: params.v + 1 }; }"},
-   "inputs": {"v": {"variable": "app.visits"}}, "outputs": [{"name": "n", "type": "integer"}]},
-  {"id": "save", "type": "variable_assign", "config": {"app": ["visits"]}, "inputs": {"visits": {"ref": {"node": "next", "path": "n"}}}},
-  {"id": "end", "type": "end", "config": {"mode": "text", "template": "visit {{n}}"}, "inputs": {"n": {"ref": {"node": "next", "path": "n"}}}}],
- "edges": [{"from": "start", "to": "next"}, {"from": "next", "to": "save"}, {"from": "save", "to": "end"}]}`
+// visitChatflow counts a visit and answers the count.
+const visitChatflow = `{"nodes": [{"id": "start", "type": "start", "outputs": [{"name": "USER_INPUT", "type": "string"}]},` + visitNodes + `
+  {"id": "end", "type": "end", "config": {"mode": "text", "template": "visit {{n}}"}, "inputs": {"n": {"ref": {"node": "next", "path": "n"}}}}],` +
+	visitEdges
 
 // TestChatflowWithApp: /v1/workflows/chat with app_id runs the chatflow
 // with that app, its variables kept per end user across turns; another
