@@ -32,3 +32,10 @@ type Recalled struct {
 	DocumentName  string
 	KnowledgeName string
 }
+
+// Ranked is a reranker's verdict on one of the texts it was given: its
+// index in that list and its relevance, higher is better.
+type Ranked struct {
+	Index int
+	Score float64
+}
