@@ -206,4 +206,3 @@ func pathIDs(c *app.RequestContext, name string) (int64, int64, error) {
 	other, err := httpx.PathID(c, name)
 	return id, other, err
 }
-
