@@ -78,6 +78,8 @@ func TestParseSections(t *testing.T) {
 			{Text: "First page line one.\nLine (two)."},
 			{Text: "中文第二页。\n\nNew paragraph."},
 		}},
+		{"pdf 2.0 header", "pdf", bytes.Replace(makePDF([][]string{{"Version two."}}), []byte("%PDF-1.4"), []byte("%PDF-2.0"), 1),
+			[]knowledge.Section{{Text: "Version two."}}},
 		{"json other than an array of objects is pretty text", "json", []byte(`{"name":"知识","tags":[1,2]}`),
 			[]knowledge.Section{{Text: "{\n  \"name\": \"知识\",\n  \"tags\": [\n    1,\n    2\n  ]\n}"}}},
 		{"json array of scalars is text", "json", []byte(`[1,"a"]`),
@@ -128,5 +130,26 @@ func wantInvalid(t *testing.T, err error, field, says string) {
 	var fe *errs.FieldError
 	if !errors.As(err, &fe) || fe.Field != field || !strings.Contains(err.Error(), says) {
 		t.Fatalf("error = %v, want one on %s saying %q", err, field, says)
+	}
+}
+
+func TestParseThenSplitMarkdown(t *testing.T) {
+	doc := parse(t, "md", []byte("# 用户指南\n\n## 安装\n\n下载后运行。\n\n## 配置\n\n"+strings.Repeat("设置一个选项。", 40)))
+	pieces, err := knowledge.Split(doc, knowledge.ChunkStrategy{Type: knowledge.ChunkMarkdown, MaxTokens: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range pieces {
+		got = append(got, strings.Join(p.Headings, " > ")+": "+p.Text)
+	}
+	want := []string{
+		"用户指南 > 安装: 下载后运行。",
+		"用户指南 > 配置: " + strings.Repeat("设置一个选项。", 14),
+		"用户指南 > 配置: " + strings.Repeat("设置一个选项。", 14),
+		"用户指南 > 配置: " + strings.Repeat("设置一个选项。", 12),
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("pieces (-want +got):\n%s", d)
 	}
 }

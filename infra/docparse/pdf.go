@@ -21,19 +21,16 @@ func (p Parser) parsePDF(ctx context.Context, data []byte) (*knowledge.Parsed, e
 	if err != nil {
 		return nil, err
 	}
-	pages, err := pdfPageCount(r)
+	pages, err := pdfPages(r, p.limits().MaxPages)
 	if err != nil {
 		return nil, err
 	}
-	if max := p.limits().MaxPages; pages > max {
-		return nil, errs.Invalid("file", "the PDF has %d pages, more than %d; split it into smaller files", pages, max)
-	}
 	var secs []knowledge.Section
-	for i := 1; i <= pages; i++ {
+	for i, page := range pages {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("docparse: pdf page %d: %w", i, err)
+			return nil, fmt.Errorf("docparse: pdf page %d: %w", i+1, err)
 		}
-		text, err := pdfPageText(r, i)
+		text, err := pdfPageText(page, i+1)
 		if err != nil {
 			return nil, err
 		}
@@ -50,6 +47,12 @@ func (p Parser) parsePDF(ctx context.Context, data []byte) (*knowledge.Parsed, e
 // cannot be opened. The library reads PDF 1.0-1.7 headers only; PDF 2.0
 // files have the same structure, so their header is read as 1.7.
 func openPDF(data []byte) (r *pdf.Reader, err error) {
+	if err := checkPDFObjects(data); err != nil {
+		return nil, err
+	}
+	if err := checkPDFXrefChain(data); err != nil {
+		return nil, err
+	}
 	if bytes.HasPrefix(data, []byte("%PDF-2.")) {
 		data = append([]byte("%PDF-1.7"), data[8:]...)
 	}
@@ -64,23 +67,9 @@ func openPDF(data []byte) (r *pdf.Reader, err error) {
 	return nil, errs.Invalid("file", "the file is not a readable PDF (%v); check that it is a complete PDF, or export it again", err)
 }
 
-// pdfPageCount is the page count the file declares.
-func pdfPageCount(r *pdf.Reader) (n int, err error) {
-	defer recoverPDF(&err, "count the pages of")
-	n = r.NumPage()
-	if n <= 0 {
-		return 0, errs.Invalid("file", "the PDF has no pages; check that it is a complete PDF")
-	}
-	return n, nil
-}
-
 // pdfPageText is one page's text.
-func pdfPageText(r *pdf.Reader, i int) (text string, err error) {
+func pdfPageText(page pdf.Page, i int) (text string, err error) {
 	defer recoverPDF(&err, fmt.Sprintf("read page %d of", i))
-	page := r.Page(i)
-	if page.V.IsNull() {
-		return "", errs.Invalid("file", "page %d of the PDF is missing; the file may be damaged, export it again", i)
-	}
 	if text = layoutText(page.Content().Text); strings.TrimSpace(text) != "" {
 		return text, nil
 	}
