@@ -39,7 +39,7 @@ func TestCreateRefusesBadInput(t *testing.T) {
 		{"chat model", knowledgeapp.CreateInput{WorkspaceID: e.ws.ID, Name: "x", EmbeddingModel: "gpt"}, "embedding_model", "kind embedding"},
 		{"format", knowledgeapp.CreateInput{WorkspaceID: e.ws.ID, Name: "x", Format: 7}, "format_type", "0 (text)"},
 		{"max tokens", knowledgeapp.CreateInput{WorkspaceID: e.ws.ID, Name: "x",
-			ChunkStrategy: &knowledge.ChunkStrategy{MaxTokens: 20}}, "chunk_strategy.max_tokens", "between 100 and 5000"},
+			ChunkStrategy: &knowledge.ChunkStrategy{MaxTokens: 20}}, "chunk_strategy.max_tokens", "from 100 to 5000"},
 		{"no workspace", knowledgeapp.CreateInput{Name: "x"}, "workspace_id", "required"},
 	}
 	for _, c := range cases {

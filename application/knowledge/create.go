@@ -95,18 +95,9 @@ func (s *Service) embedding(ctx context.Context, id string) (string, int, error)
 	return m.ID, len(vs[0]), nil
 }
 
-// checkStrategy validates a chunk strategy's ranges (errs.ErrInvalid
-// naming the chunk_strategy field).
+// checkStrategy validates a chunk strategy as the splitter will read it
+// (errs.ErrInvalid naming the chunk_strategy field).
 func checkStrategy(c knowledge.ChunkStrategy) error {
-	switch {
-	case c.Type < knowledge.ChunkAuto || c.Type > knowledge.ChunkMarkdown:
-		return errs.Invalid("chunk_strategy.chunk_type", "must be 0 (automatic), 1 (custom) or 2 (markdown headings), not %d", c.Type)
-	case c.MaxTokens != 0 && (c.MaxTokens < 100 || c.MaxTokens > 5000):
-		return errs.Invalid("chunk_strategy.max_tokens", "must be between 100 and 5000, not %d", c.MaxTokens)
-	case c.Overlap < 0 || c.MaxTokens > 0 && c.Overlap >= c.MaxTokens:
-		return errs.Invalid("chunk_strategy.overlap", "must be at least 0 and below max_tokens, not %d", c.Overlap)
-	case len(c.Separator) > 100:
-		return errs.Invalid("chunk_strategy.separator", "is %d bytes long; at most 100 are allowed", len(c.Separator))
-	}
-	return nil
+	_, err := c.Normalize()
+	return err
 }

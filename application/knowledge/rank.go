@@ -3,6 +3,7 @@ package knowledge
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -109,6 +110,9 @@ func (s *Service) rerank(ctx context.Context, model, query string, hits []knowle
 		texts[i] = h.Chunk.Text
 	}
 	ranked, err := s.d.Reranker.Rerank(ctx, model, query, texts, topN)
+	if errors.Is(err, errs.ErrInvalid) { // an unknown model, or not of kind rerank: the caller's to fix
+		return nil, err
+	}
 	if err != nil && strict {
 		return nil, errs.New(errs.ErrUnavailable, "rerank model %q failed: %v", model, err)
 	}

@@ -35,11 +35,7 @@ type Authorizer interface {
 
 // Piece is one chunk-to-be of a document: its text, the heading path of a
 // markdown section, the row of table knowledge.
-type Piece struct {
-	Text     string
-	Headings []string
-	Row      map[string]string
-}
+type Piece = knowledge.Piece
 
 // Source is a document's content handed to the Chunker.
 type Source struct {
@@ -63,7 +59,8 @@ type Embedder interface {
 }
 
 // Reranker orders documents by relevance to a query with a model of kind
-// rerank, keeping the best topN.
+// rerank, keeping the best topN. A model that is unknown or not of kind
+// rerank fails with errs.ErrInvalid naming "rerank_model".
 type Reranker interface {
 	Rerank(ctx context.Context, modelID, query string, docs []string, topN int) ([]knowledge.Ranked, error)
 }

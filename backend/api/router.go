@@ -118,6 +118,7 @@ func Register(e *route.Engine, d Deps) {
 	registerFiles(cozeGroup, d)
 	registerDatasets(cozeGroup, d)
 	registerTraces(consoleGroup, d)
+	registerKnowledge(consoleGroup, d)
 	mcpapi.Register(e, mcpapi.Deps{Tools: d.MCP, Log: d.Log, Auth: middleware.Auth(d.Identity, guard),
 		RateLimit: middleware.RateLimit(d.Limiter, d.RateLimit), MaxBodyBytes: d.MaxBodyBytes})
 }
