@@ -169,10 +169,11 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		MCP:     newMCP(ident, bots, chats, workflows, log),
 		Usage:   newUsage(db, ident),
 		Apps:    apps,
-		Files:   files, UploadBytes: uploadBodyBytes(cfg), DocumentBytes: documentBodyBytes(cfg),
+		Files:   files, UploadBytes: uploadBodyBytes(cfg),
 		Traces:  traces.service(ident),
 		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
+		DocumentBytes: documentBodyBytes(cfg),
 	}, cleanup, nil
 }
 
