@@ -1,0 +1,73 @@
+package knowledgestore
+
+import (
+	"fmt"
+	"sync"
+)
+
+// BaseVectors is the vectors of one knowledge base, normalized to length
+// 1 and laid out in one slice, with the chunk id of each.
+type BaseVectors struct {
+	Revision int64
+	Dims     int
+	IDs      []int64
+	data     []float32
+
+	annMin  int
+	annOnce sync.Once
+	ann     *annGraph
+}
+
+// NewBaseVectors starts an empty set of vectors of dims dimensions, loaded
+// at revision.
+func NewBaseVectors(revision int64, dims int) *BaseVectors {
+	return &BaseVectors{Revision: revision, Dims: dims}
+}
+
+// Add appends one chunk's vector; it must have the set's dimensions.
+func (b *BaseVectors) Add(id int64, v []float32) error {
+	if b.Dims == 0 {
+		b.Dims = len(v)
+	}
+	if len(v) != b.Dims {
+		return fmt.Errorf("chunk %d has %d dimensions, its base %d", id, len(v), b.Dims)
+	}
+	b.IDs = append(b.IDs, id)
+	b.data = append(b.data, Normalized(v)...)
+	return nil
+}
+
+// Len returns the number of vectors.
+func (b *BaseVectors) Len() int { return len(b.IDs) }
+
+func (b *BaseVectors) vec(i int) []float32 { return b.data[i*b.Dims : (i+1)*b.Dims] }
+
+// Search offers every vector's cosine similarity to q (normalized, of the
+// set's dimensions) to top; a base large enough is searched through its
+// ANN graph instead of exhaustively.
+func (b *BaseVectors) Search(q []float32, top *TopK) {
+	if len(q) != b.Dims {
+		return
+	}
+	if g := b.graph(); g != nil && top.k <= annMaxK {
+		g.search(b, q, top)
+		return
+	}
+	b.SearchExact(q, top)
+}
+
+// SearchExact compares q with every vector.
+func (b *BaseVectors) SearchExact(q []float32, top *TopK) {
+	for i, id := range b.IDs {
+		top.Offer(id, float64(Dot(q, b.vec(i))))
+	}
+}
+
+// graph builds the ANN graph on the first search of a large base.
+func (b *BaseVectors) graph() *annGraph {
+	if b.annMin <= 0 || b.Len() < b.annMin {
+		return nil
+	}
+	b.annOnce.Do(func() { b.ann = buildGraph(b) })
+	return b.ann
+}
