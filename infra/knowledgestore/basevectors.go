@@ -3,6 +3,7 @@ package knowledgestore
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // BaseVectors is the vectors of one knowledge base, normalized to length
@@ -13,13 +14,19 @@ type BaseVectors struct {
 	IDs      []int64
 	data     []float32
 
-	annMin  int
-	annOnce sync.Once
-	ann     *annGraph
+	// From annMin vectors on, the first search starts building an HNSW
+	// graph (in the background unless annSync); searches stay exact
+	// until it is ready.
+	annMin   int
+	annSync  bool
+	annStart sync.Once
+	ann      atomic.Pointer[annGraph]
+	// stale stops a graph build once the cache no longer holds this set.
+	stale atomic.Bool
 }
 
-// NewBaseVectors starts an empty set of vectors of dims dimensions, loaded
-// at revision.
+// NewBaseVectors starts an empty set of vectors of dims dimensions (0:
+// the first vector's), loaded at revision.
 func NewBaseVectors(revision int64, dims int) *BaseVectors {
 	return &BaseVectors{Revision: revision, Dims: dims}
 }
@@ -42,11 +49,11 @@ func (b *BaseVectors) Len() int { return len(b.IDs) }
 
 func (b *BaseVectors) vec(i int) []float32 { return b.data[i*b.Dims : (i+1)*b.Dims] }
 
-// Search offers every vector's cosine similarity to q (normalized, of the
-// set's dimensions) to top; a base large enough is searched through its
-// ANN graph instead of exhaustively.
+// Search offers the cosine similarity of the vectors nearest q
+// (normalized, of the set's dimensions) to top: all of them, or those the
+// HNSW graph finds once a large base has one.
 func (b *BaseVectors) Search(q []float32, top *TopK) {
-	if len(q) != b.Dims {
+	if len(q) != b.Dims || b.Len() == 0 {
 		return
 	}
 	if g := b.graph(); g != nil && top.k <= annMaxK {
@@ -63,11 +70,23 @@ func (b *BaseVectors) SearchExact(q []float32, top *TopK) {
 	}
 }
 
-// graph builds the ANN graph on the first search of a large base.
+// graph returns the HNSW graph if it is built, starting its build on the
+// first call for a large base.
 func (b *BaseVectors) graph() *annGraph {
 	if b.annMin <= 0 || b.Len() < b.annMin {
 		return nil
 	}
-	b.annOnce.Do(func() { b.ann = buildGraph(b) })
-	return b.ann
+	b.annStart.Do(func() {
+		build := func() {
+			if g := buildGraph(b, &b.stale); g != nil {
+				b.ann.Store(g)
+			}
+		}
+		if b.annSync {
+			build()
+		} else {
+			go build()
+		}
+	})
+	return b.ann.Load()
 }

@@ -16,14 +16,22 @@ type BaseKey struct {
 type VectorCache struct {
 	mu    sync.Mutex
 	bases map[BaseKey]*BaseVectors
-	// annMin is the base size from which a search uses the ANN graph.
-	annMin int
+	ann   ANNConfig
 }
 
-// NewVectorCache returns an empty cache whose bases of annMin or more
-// vectors are searched through an HNSW graph (0: never).
-func NewVectorCache(annMin int) *VectorCache {
-	return &VectorCache{bases: map[BaseKey]*BaseVectors{}, annMin: annMin}
+// ANNConfig says when bases are searched through an HNSW graph.
+type ANNConfig struct {
+	// Threshold is the base size from which a search uses the graph (0:
+	// never).
+	Threshold int
+	// Sync builds the graph in the first search that needs it instead of
+	// in the background (searches stay exact meanwhile); for tests.
+	Sync bool
+}
+
+// NewVectorCache returns an empty cache.
+func NewVectorCache(ann ANNConfig) *VectorCache {
+	return &VectorCache{bases: map[BaseKey]*BaseVectors{}, ann: ann}
 }
 
 // Get returns the cached vectors of a base if they were loaded at
@@ -40,19 +48,37 @@ func (c *VectorCache) Get(k BaseKey, revision int64) *BaseVectors {
 
 // Put caches vectors loaded for a base, replacing older ones.
 func (c *VectorCache) Put(k BaseKey, b *BaseVectors) {
-	b.annMin = c.annMin
+	b.annMin, b.annSync = c.ann.Threshold, c.ann.Sync
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old := c.bases[k]; old == nil || old.Revision <= b.Revision {
-		c.bases[k] = b
+	old := c.bases[k]
+	if old != nil && old.Revision > b.Revision {
+		return
 	}
+	if old != nil && old != b {
+		old.stale.Store(true)
+	}
+	c.bases[k] = b
 }
 
 // Drop forgets a base, e.g. after a write in this process.
 func (c *VectorCache) Drop(k BaseKey) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if old := c.bases[k]; old != nil {
+		old.stale.Store(true)
+	}
 	delete(c.bases, k)
+}
+
+// Close forgets every base and stops graph builds.
+func (c *VectorCache) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, b := range c.bases {
+		b.stale.Store(true)
+		delete(c.bases, k)
+	}
 }
 
 // Len returns how many bases are cached.

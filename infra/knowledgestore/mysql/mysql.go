@@ -18,6 +18,7 @@ import (
 
 	gomysql "github.com/go-sql-driver/mysql"
 
+	"github.com/pergola-ai/pergola/infra/knowledgestore"
 	"github.com/pergola-ai/pergola/infra/knowledgestore/internal/sqlcore"
 )
 
@@ -58,15 +59,18 @@ func Open(ctx context.Context, dsn string) (*Index, error) {
 	store := sqlcore.New(db, sqlcore.Config{
 		BumpSQL: `INSERT INTO knowledge_index_revisions (knowledge_id, workspace_id, revision) VALUES (?, ?, 1)
 			ON DUPLICATE KEY UPDATE revision = revision + 1`,
-		IsDuplicate:  isDuplicate,
-		Text:         termIndex{},
-		ANNThreshold: DefaultANNThreshold,
+		IsDuplicate: isDuplicate,
+		Text:        termIndex{},
+		ANN:         knowledgestore.ANNConfig{Threshold: DefaultANNThreshold},
 	})
 	return &Index{Store: store, db: db}, nil
 }
 
-// Close closes the connection pool.
-func (ix *Index) Close() error { return ix.db.Close() }
+// Close stops background work and closes the connection pool.
+func (ix *Index) Close() error {
+	ix.Store.Close()
+	return ix.db.Close()
+}
 
 func isDuplicate(err error) bool {
 	var e *gomysql.MySQLError

@@ -17,6 +17,7 @@ import (
 
 	sqlitedrv "github.com/glebarez/go-sqlite"
 
+	"github.com/pergola-ai/pergola/infra/knowledgestore"
 	"github.com/pergola-ai/pergola/infra/knowledgestore/internal/sqlcore"
 )
 
@@ -35,11 +36,16 @@ type Index struct {
 // Option changes how Open sets up the index.
 type Option func(*options)
 
-type options struct{ annThreshold int }
+type options struct{ ann knowledgestore.ANNConfig }
 
 // WithANNThreshold sets the base size from which vector search uses the
 // HNSW graph; 0 keeps every search exact.
-func WithANNThreshold(n int) Option { return func(o *options) { o.annThreshold = n } }
+func WithANNThreshold(n int) Option { return func(o *options) { o.ann.Threshold = n } }
+
+// WithSyncANNBuild builds a base's HNSW graph in the search that first
+// needs it, instead of in the background while searches stay exact; for
+// tests and benchmarks that must know which path answered.
+func WithSyncANNBuild() Option { return func(o *options) { o.ann.Sync = true } }
 
 // params: WAL lets searches run beside the one writer; busy_timeout makes
 // a writer wait for the lock instead of failing at once. Every write
@@ -50,7 +56,7 @@ const params = "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=s
 // Open opens (creating it and its directory if needed) the index file at
 // path and creates its tables.
 func Open(ctx context.Context, path string, opts ...Option) (*Index, error) {
-	o := options{annThreshold: DefaultANNThreshold}
+	o := options{ann: knowledgestore.ANNConfig{Threshold: DefaultANNThreshold}}
 	for _, fn := range opts {
 		fn(&o)
 	}
@@ -73,15 +79,18 @@ func Open(ctx context.Context, path string, opts ...Option) (*Index, error) {
 	store := sqlcore.New(db, sqlcore.Config{
 		BumpSQL: `INSERT INTO knowledge_index_revisions (knowledge_id, workspace_id, revision) VALUES (?, ?, 1)
 			ON CONFLICT (knowledge_id, workspace_id) DO UPDATE SET revision = revision + 1`,
-		IsDuplicate:  isDuplicate,
-		Text:         ftsIndex{},
-		ANNThreshold: o.annThreshold,
+		IsDuplicate: isDuplicate,
+		Text:        ftsIndex{},
+		ANN:         o.ann,
 	})
 	return &Index{Store: store, db: db}, nil
 }
 
-// Close closes the file.
-func (ix *Index) Close() error { return ix.db.Close() }
+// Close stops background work and closes the file.
+func (ix *Index) Close() error {
+	ix.Store.Close()
+	return ix.db.Close()
+}
 
 // isDuplicate reports SQLITE_CONSTRAINT_PRIMARYKEY.
 func isDuplicate(err error) bool {

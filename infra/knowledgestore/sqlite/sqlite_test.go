@@ -26,5 +26,7 @@ func TestContract(t *testing.T) {
 // TestContractANN runs the suite with every base searched through HNSW.
 // The graph's answers on these small corpora are the exact ones.
 func TestContractANN(t *testing.T) {
-	indextest.Run(t, func(t *testing.T) knowledge.Index { return openTemp(t, WithANNThreshold(1)) })
+	indextest.Run(t, func(t *testing.T) knowledge.Index {
+		return openTemp(t, WithANNThreshold(1), WithSyncANNBuild())
+	})
 }

@@ -39,9 +39,8 @@ type Config struct {
 	// IsDuplicate reports a primary-key violation.
 	IsDuplicate func(error) bool
 	Text        TextIndex
-	// ANNThreshold is the base size from which vector search uses HNSW
-	// (0: always exact).
-	ANNThreshold int
+	// ANN says from which base size vector search uses HNSW.
+	ANN knowledgestore.ANNConfig
 }
 
 // Store implements knowledge.Index on a database/sql database.
@@ -53,8 +52,12 @@ type Store struct {
 
 // New returns a Store on db, whose tables the engine has created.
 func New(db *sql.DB, cfg Config) *Store {
-	return &Store{db: db, cfg: cfg, cache: knowledgestore.NewVectorCache(cfg.ANNThreshold)}
+	return &Store{db: db, cfg: cfg, cache: knowledgestore.NewVectorCache(cfg.ANN)}
 }
+
+// Close drops the cached vectors and stops graph builds; the engine
+// closes the database.
+func (s *Store) Close() { s.cache.Close() }
 
 // CachedBases returns how many knowledge bases' vectors are in memory.
 func (s *Store) CachedBases() int { return s.cache.Len() }
