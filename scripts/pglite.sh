@@ -4,7 +4,9 @@
 #
 #   scripts/pglite.sh start   installs scripts/pglite (npm ci), starts the
 #                             server in the background, waits until it
-#                             answers and prints PERGOLA_TEST_PGVECTOR_DSN=...
+#                             answers and prints
+#                             export PERGOLA_TEST_PGVECTOR_DSN='...'
+#                             (so: eval "$(scripts/pglite.sh start)")
 #   scripts/pglite.sh stop    stops the server it started
 #
 # Sourced, it defines pglite_start (which exports PERGOLA_TEST_PGVECTOR_DSN)
@@ -77,7 +79,7 @@ pglite_stop() {
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
   case "${1:-}" in
-    start) pglite_start && echo "PERGOLA_TEST_PGVECTOR_DSN=$PERGOLA_TEST_PGVECTOR_DSN" ;;
+    start) pglite_start && echo "export PERGOLA_TEST_PGVECTOR_DSN='$PERGOLA_TEST_PGVECTOR_DSN'" ;;
     stop) pglite_stop ;;
     *) echo "usage: $0 start|stop" >&2; exit 2 ;;
   esac
