@@ -32,12 +32,17 @@ type annGraph struct {
 	entry    int32
 	maxLayer int
 	rng      *rand.Rand
+	efQuery  int
+	building *visits   // the build's own, it runs alone
+	visits   visitPool // for searches, which run concurrently
 }
 
 // buildGraph inserts every vector; it gives up (nil) when stop is set.
 func buildGraph(b *BaseVectors, stop *atomic.Bool) *annGraph {
 	g := &annGraph{b: b, links: make([][][]int32, b.Len()), entry: -1,
-		rng: rand.New(rand.NewSource(int64(b.Len())))}
+		rng: rand.New(rand.NewSource(int64(b.Len()))), building: newVisits(b.Len()), efQuery: annEfQuery}
+	g.visits.n = b.Len()
+	defer func() { g.building = nil }()
 	for i := range b.IDs {
 		if i%1024 == 0 && stop != nil && stop.Load() {
 			return nil
@@ -63,10 +68,10 @@ func (g *annGraph) insert(i int32) {
 	q := g.b.vec(int(i))
 	ep := []cand{{g.entry, g.dist(q, g.entry)}}
 	for l := g.maxLayer; l > layer; l-- {
-		ep = g.searchLayer(q, ep, 1, l)
+		ep = g.searchLayer(q, ep, 1, l, g.building)
 	}
 	for l := min(layer, g.maxLayer); l >= 0; l-- {
-		found := g.searchLayer(q, ep, annEfBuild, l)
+		found := g.searchLayer(q, ep, annEfBuild, l, g.building)
 		g.links[i][l] = g.selectNeighbours(found, annM)
 		for _, n := range g.links[i][l] {
 			g.connect(n, i, l)
@@ -136,11 +141,13 @@ func (g *annGraph) selectNeighbours(cs []cand, m int) []int32 {
 
 // search offers the graph's nearest neighbours of q, scored exactly.
 func (g *annGraph) search(b *BaseVectors, q []float32, top *TopK) {
+	seen := g.visits.get()
+	defer g.visits.put(seen)
 	ep := []cand{{g.entry, g.dist(q, g.entry)}}
 	for l := g.maxLayer; l > 0; l-- {
-		ep = g.searchLayer(q, ep, 1, l)
+		ep = g.searchLayer(q, ep, 1, l, seen)
 	}
-	for _, c := range g.searchLayer(q, ep, max(annEfQuery, top.k), 0) {
+	for _, c := range g.searchLayer(q, ep, max(g.efQuery, top.k), 0, seen) {
 		top.Offer(b.IDs[c.id], float64(1-c.d))
 	}
 }

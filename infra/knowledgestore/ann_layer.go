@@ -3,7 +3,50 @@ package knowledgestore
 import (
 	"container/heap"
 	"sort"
+	"sync"
 )
+
+// visits marks the nodes one layer search has seen: a slice stamped with
+// a generation number, so that clearing it is free.
+type visits struct {
+	stamp []uint32
+	gen   uint32
+}
+
+func newVisits(n int) *visits { return &visits{stamp: make([]uint32, n)} }
+
+// next starts a new search.
+func (v *visits) next() {
+	v.gen++
+	if v.gen == 0 { // wrapped: clear for real
+		clear(v.stamp)
+		v.gen = 1
+	}
+}
+
+// visit marks id and reports whether it was new.
+func (v *visits) visit(id int32) bool {
+	if v.stamp[id] == v.gen {
+		return false
+	}
+	v.stamp[id] = v.gen
+	return true
+}
+
+// visitPool lends visits to concurrent searches of one graph.
+type visitPool struct {
+	n    int
+	pool sync.Pool
+}
+
+func (p *visitPool) get() *visits {
+	if v, ok := p.pool.Get().(*visits); ok {
+		return v
+	}
+	return newVisits(p.n)
+}
+
+func (p *visitPool) put(v *visits) { p.pool.Put(v) }
 
 // cand is a node with its distance to the query.
 type cand struct {
@@ -13,12 +56,12 @@ type cand struct {
 
 // searchLayer is the beam search of one layer from the entry points: it
 // returns up to ef nodes nearest to q, nearest first.
-func (g *annGraph) searchLayer(q []float32, entry []cand, ef, layer int) []cand {
-	visited := make(map[int32]struct{}, ef*4)
+func (g *annGraph) searchLayer(q []float32, entry []cand, ef, layer int, seen *visits) []cand {
+	seen.next()
 	todo := &nearHeap{}
 	found := &farHeap{}
 	for _, e := range entry {
-		visited[e.id] = struct{}{}
+		seen.visit(e.id)
 		heap.Push(todo, e)
 		heap.Push(found, e)
 	}
@@ -31,10 +74,9 @@ func (g *annGraph) searchLayer(q []float32, entry []cand, ef, layer int) []cand 
 			break
 		}
 		for _, n := range g.links[c.id][layer] {
-			if _, seen := visited[n]; seen {
+			if !seen.visit(n) {
 				continue
 			}
-			visited[n] = struct{}{}
 			d := g.dist(q, n)
 			if found.Len() < ef || d < (*found)[0].d {
 				heap.Push(todo, cand{n, d})

@@ -1,6 +1,7 @@
 package knowledgestore
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"strconv"
@@ -41,6 +42,11 @@ func gaussian(r *rand.Rand, dims int, sigma float64) []float32 {
 // recallAt10 is the share of the exact top 10 the ANN graph finds, over
 // queries drawn like the data.
 func recallAt10(t testing.TB, n, dims, clusters, queries int) float64 {
+	bv, qs := graphFor(t, n, dims, clusters, queries)
+	return measureRecall(bv, qs)
+}
+
+func graphFor(t testing.TB, n, dims, clusters, queries int) (*BaseVectors, [][]float32) {
 	r := rand.New(rand.NewSource(int64(n*dims + clusters)))
 	// Queries come from the same distribution (the same clusters) as the
 	// data, as questions about a base's content do.
@@ -57,8 +63,12 @@ func recallAt10(t testing.TB, n, dims, clusters, queries int) float64 {
 		t.Fatal("no graph built")
 	}
 	t.Logf("n=%d dims=%d clusters=%d: graph built in %v", n, dims, clusters, time.Since(start))
+	return bv, all[n:]
+}
+
+func measureRecall(bv *BaseVectors, queries [][]float32) float64 {
 	found, total := 0, 0
-	for _, q := range all[n:] {
+	for _, q := range queries {
 		q = Normalized(q)
 		exact, ann := NewTopK(10), NewTopK(10)
 		bv.SearchExact(q, exact)
@@ -90,6 +100,30 @@ func TestANNRecall(t *testing.T) {
 		t.Logf("n=%d dims=%d clusters=%d: recall@10 %.3f", n, c.dims, c.clusters, recall)
 		if recall < 0.95 {
 			t.Errorf("recall@10 %.3f < 0.95 (n=%d dims=%d clusters=%d)", recall, n, c.dims, c.clusters)
+		}
+	}
+}
+
+// BenchmarkANNRecall measures recall@10 and search time against the beam
+// width on larger bases (slow: it builds the graphs), e.g.
+//
+//	PERGOLA_ANN_N=20000 go test -run '^$' -bench ANNRecall -benchtime 1x ./infra/knowledgestore/
+func BenchmarkANNRecall(b *testing.B) {
+	n := 10000
+	if v, err := strconv.Atoi(os.Getenv("PERGOLA_ANN_N")); err == nil {
+		n = v
+	}
+	for _, c := range []struct{ dims, clusters int }{{128, 20}, {128, 0}} {
+		bv, qs := graphFor(b, n, c.dims, c.clusters, 200)
+		for _, ef := range []int{64, 160, 400} {
+			b.Run(fmt.Sprintf("n=%d/dims=%d/clusters=%d/ef=%d", n, c.dims, c.clusters, ef), func(b *testing.B) {
+				bv.ann.Load().efQuery = ef
+				var recall float64
+				for b.Loop() {
+					recall = measureRecall(bv, qs)
+				}
+				b.ReportMetric(recall, "recall@10")
+			})
 		}
 	}
 }
