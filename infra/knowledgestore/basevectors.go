@@ -23,6 +23,7 @@ type BaseVectors struct {
 	ann      atomic.Pointer[annGraph]
 	// stale stops a graph build once the cache no longer holds this set.
 	stale atomic.Bool
+	used  uint64 // the cache's clock at the last use, under its lock
 }
 
 // NewBaseVectors starts an empty set of vectors of dims dimensions (0:

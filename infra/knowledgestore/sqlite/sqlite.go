@@ -36,7 +36,15 @@ type Index struct {
 // Option changes how Open sets up the index.
 type Option func(*options)
 
-type options struct{ ann knowledgestore.ANNConfig }
+type options struct {
+	ann        knowledgestore.ANNConfig
+	cacheBytes int64
+}
+
+// WithCacheBytes bounds the vectors kept in memory for search (default
+// knowledgestore.DefaultCacheBytes); the least recently searched bases
+// are dropped first.
+func WithCacheBytes(n int64) Option { return func(o *options) { o.cacheBytes = n } }
 
 // WithANNThreshold sets the base size from which vector search uses the
 // HNSW graph; 0 keeps every search exact.

@@ -41,6 +41,8 @@ type Config struct {
 	Text        TextIndex
 	// ANN says from which base size vector search uses HNSW.
 	ANN knowledgestore.ANNConfig
+	// CacheBytes bounds the vectors kept in memory (0: the default).
+	CacheBytes int64
 }
 
 // Store implements knowledge.Index on a database/sql database.
@@ -52,7 +54,7 @@ type Store struct {
 
 // New returns a Store on db, whose tables the engine has created.
 func New(db *sql.DB, cfg Config) *Store {
-	return &Store{db: db, cfg: cfg, cache: knowledgestore.NewVectorCache(cfg.ANN)}
+	return &Store{db: db, cfg: cfg, cache: knowledgestore.NewVectorCache(cfg.ANN, cfg.CacheBytes)}
 }
 
 // Close drops the cached vectors and stops graph builds; the engine
