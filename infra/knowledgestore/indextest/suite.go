@@ -34,6 +34,7 @@ func Run(t *testing.T, open func(t *testing.T) knowledge.Index) {
 		{"TextRanking", testTextRanking},
 		{"TopK", testTopK},
 		{"EmptyQueries", testEmpty},
+		{"ConcurrentWriters", testConcurrentWriters},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, open(t)) })

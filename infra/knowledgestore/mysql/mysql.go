@@ -72,6 +72,13 @@ func (ix *Index) Close() error {
 	return ix.db.Close()
 }
 
+// isDeadlock reports a deadlock victim (1213) or a lock wait timeout
+// (1205); both roll the transaction back.
+func isDeadlock(err error) bool {
+	var e *gomysql.MySQLError
+	return errors.As(err, &e) && (e.Number == 1213 || e.Number == 1205)
+}
+
 func isDuplicate(err error) bool {
 	var e *gomysql.MySQLError
 	return errors.As(err, &e) && e.Number == 1062

@@ -53,8 +53,12 @@ func frequencies(terms []string) map[string]int {
 	return tf
 }
 
-func (termIndex) DeleteWhere(ctx context.Context, tx *sql.Tx, cond string, args []any) error {
-	_, err := tx.ExecContext(ctx, "DELETE FROM knowledge_chunk_terms WHERE chunk_id IN (SELECT id FROM knowledge_chunks WHERE "+cond+")", args...)
+func (termIndex) Delete(ctx context.Context, tx *sql.Tx, ids []int64) error {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	_, err := tx.ExecContext(ctx, "DELETE FROM knowledge_chunk_terms WHERE chunk_id IN "+inList(len(ids)), args...)
 	return err
 }
 

@@ -28,8 +28,12 @@ func (ftsIndex) Put(ctx context.Context, tx *sql.Tx, chunks []knowledge.Chunk) e
 	return nil
 }
 
-func (ftsIndex) DeleteWhere(ctx context.Context, tx *sql.Tx, cond string, args []any) error {
-	_, err := tx.ExecContext(ctx, "DELETE FROM knowledge_chunks_fts WHERE rowid IN (SELECT id FROM knowledge_chunks WHERE "+cond+")", args...)
+func (ftsIndex) Delete(ctx context.Context, tx *sql.Tx, ids []int64) error {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	_, err := tx.ExecContext(ctx, "DELETE FROM knowledge_chunks_fts WHERE rowid IN "+inList(len(ids)), args...)
 	return err
 }
 

@@ -49,12 +49,38 @@ func (s *Store) deleteIn(ctx context.Context, what string, ws, kid int64, cond s
 	return err
 }
 
+// deleteWhere deletes the chunks cond selects, and their text index, by
+// primary key: statements that touch only the rows they delete, so that
+// concurrent writers of other documents never wait on each other.
 func (s *Store) deleteWhere(ctx context.Context, tx *sql.Tx, cond string, args []any) error {
-	if err := s.cfg.Text.DeleteWhere(ctx, tx, cond, args); err != nil {
-		return fmt.Errorf("unindex text: %w", err)
+	ids, err := idsWhere(ctx, tx, cond, args)
+	if err != nil {
+		return fmt.Errorf("find chunks: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM knowledge_chunks WHERE "+cond, args...); err != nil {
-		return fmt.Errorf("delete chunks: %w", err)
+	for _, part := range batches(ids) {
+		if err := s.cfg.Text.Delete(ctx, tx, part); err != nil {
+			return fmt.Errorf("unindex text: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM knowledge_chunks WHERE id IN "+inList(len(part)), int64Args(part)...); err != nil {
+			return fmt.Errorf("delete chunks: %w", err)
+		}
 	}
 	return nil
+}
+
+func idsWhere(ctx context.Context, tx *sql.Tx, cond string, args []any) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT id FROM knowledge_chunks WHERE "+cond, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }

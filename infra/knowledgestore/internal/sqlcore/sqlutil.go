@@ -21,9 +21,25 @@ func int64Args(ids []int64) []any {
 	return out
 }
 
-// inTx runs fn in a transaction, committed when fn returns nil.
+// writeAttempts is how often a write transaction that lost a deadlock is
+// tried.
+const writeAttempts = 4
+
+// inTx runs fn in a write transaction, committed when fn returns nil, and
+// again when it failed with a retryable error.
 func (s *Store) inTx(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	var err error
+	for attempt := 1; attempt <= writeAttempts; attempt++ {
+		err = s.tryTx(ctx, what, fn)
+		if err == nil || s.cfg.Retryable == nil || !s.cfg.Retryable(err) {
+			return err
+		}
+	}
+	return err
+}
+
+func (s *Store) tryTx(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, s.cfg.WriteTx)
 	if err != nil {
 		return fmt.Errorf("%s: begin: %w", what, err)
 	}

@@ -23,9 +23,8 @@ import (
 type TextIndex interface {
 	// Put indexes chunks just inserted in tx.
 	Put(ctx context.Context, tx *sql.Tx, chunks []knowledge.Chunk) error
-	// DeleteWhere unindexes the chunks that cond (a condition on
-	// knowledge_chunks with args) selects, before they are deleted.
-	DeleteWhere(ctx context.Context, tx *sql.Tx, cond string, args []any) error
+	// Delete unindexes chunks by id (at most a few hundred).
+	Delete(ctx context.Context, tx *sql.Tx, ids []int64) error
 	// Search returns the topK chunk ids of the scope matching terms, best
 	// first, scores positive.
 	Search(ctx context.Context, db *sql.DB, s knowledge.Scope, terms []string, topK int) ([]knowledgestore.Scored, error)
@@ -43,6 +42,11 @@ type Config struct {
 	ANN knowledgestore.ANNConfig
 	// CacheBytes bounds the vectors kept in memory (0: the default).
 	CacheBytes int64
+	// WriteTx is the options of write transactions (nil: the driver's).
+	WriteTx *sql.TxOptions
+	// Retryable reports an error after which a write transaction is run
+	// again from the start (a deadlock victim); nil: none.
+	Retryable func(error) bool
 }
 
 // Store implements knowledge.Index on a database/sql database.
