@@ -23,7 +23,8 @@ var schemaV1 = []string{
 		dims INT NOT NULL,
 		vector MEDIUMBLOB NULL,
 		term_count INT NOT NULL,
-		KEY knowledge_chunks_doc (workspace_id, knowledge_id, document_id, pos)
+		KEY knowledge_chunks_doc (workspace_id, knowledge_id, document_id, pos),
+		KEY knowledge_chunks_len (workspace_id, knowledge_id, term_count)
 	) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`,
 	`CREATE TABLE IF NOT EXISTS knowledge_index_revisions (
 		knowledge_id BIGINT NOT NULL,
@@ -31,16 +32,18 @@ var schemaV1 = []string{
 		revision BIGINT NOT NULL,
 		PRIMARY KEY (knowledge_id, workspace_id)
 	) ENGINE=InnoDB`,
-	// One row per distinct term of a chunk with its frequency; terms
-	// compare as bytes (they are lower-cased in Go).
+	// One row per distinct term of a chunk with its frequency and the
+	// chunk's length in terms; terms compare as bytes (they are
+	// lower-cased in Go). The second index covers the searches.
 	`CREATE TABLE IF NOT EXISTS knowledge_chunk_terms (
 		chunk_id BIGINT NOT NULL,
 		workspace_id BIGINT NOT NULL,
 		knowledge_id BIGINT NOT NULL,
 		term VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
 		tf INT NOT NULL,
+		doc_len INT NOT NULL,
 		PRIMARY KEY (chunk_id, term),
-		KEY knowledge_chunk_terms_term (knowledge_id, term)
+		KEY knowledge_chunk_terms_term (knowledge_id, term, workspace_id, chunk_id, tf, doc_len)
 	) ENGINE=InnoDB`,
 	`CREATE TABLE IF NOT EXISTS knowledge_index_schema (version INT NOT NULL) ENGINE=InnoDB`,
 }
