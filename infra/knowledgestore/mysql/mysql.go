@@ -23,7 +23,7 @@ import (
 )
 
 // DefaultANNThreshold is the base size from which vector search goes
-// through the in-process HNSW graph (see the sqlite package).
+// through the in-process HNSW graph (the sqlite package says why 20,000).
 const DefaultANNThreshold = 20000
 
 // Index is the MySQL/MariaDB knowledge.Index.
