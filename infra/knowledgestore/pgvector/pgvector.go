@@ -21,6 +21,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pergola-ai/pergola/domain/knowledge"
 )
 
 // Index is the pgvector knowledge.Index.
@@ -32,6 +34,8 @@ type Index struct {
 	// indexed remembers the vector lengths whose HNSW index exists.
 	indexed sync.Map
 }
+
+var _ knowledge.Index = (*Index)(nil)
 
 // Open connects to the database dsn names (a pgx DSN or URL; pool_max_conns
 // and search_path are honoured), creates the vector extension if missing
