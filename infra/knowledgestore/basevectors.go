@@ -1,7 +1,9 @@
 package knowledgestore
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 )
@@ -30,6 +32,31 @@ type BaseVectors struct {
 // the first vector's), loaded at revision.
 func NewBaseVectors(revision int64, dims int) *BaseVectors {
 	return &BaseVectors{Revision: revision, Dims: dims}
+}
+
+// Reserve makes room for n more vectors, so that loading a large base
+// allocates its vectors once instead of doubling (and holding twice) them.
+func (b *BaseVectors) Reserve(n int) {
+	b.IDs = append(make([]int64, 0, len(b.IDs)+n), b.IDs...)
+	b.data = append(make([]float32, 0, len(b.data)+n*b.Dims), b.data...)
+}
+
+// AddEncoded appends one chunk's vector given as EncodeVector bytes,
+// decoding it in place.
+func (b *BaseVectors) AddEncoded(id int64, blob []byte) error {
+	if b.Dims == 0 {
+		b.Dims = len(blob) / 4
+	}
+	if len(blob) != 4*b.Dims {
+		return fmt.Errorf("chunk %d has %d bytes of vector, its base %d dimensions", id, len(blob), b.Dims)
+	}
+	start := len(b.data)
+	for i := 0; i < b.Dims; i++ {
+		b.data = append(b.data, math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:])))
+	}
+	normalize(b.data[start:])
+	b.IDs = append(b.IDs, id)
+	return nil
 }
 
 // Add appends one chunk's vector; it must have the set's dimensions.

@@ -37,19 +37,24 @@ func DecodeVector(b []byte) ([]float32, error) {
 // of two normalized vectors is their cosine similarity. A zero vector
 // stays zero: it is similar to nothing.
 func Normalized(v []float32) []float32 {
+	out := append([]float32(nil), v...)
+	normalize(out)
+	return out
+}
+
+// normalize scales v to length 1 in place (a zero vector stays zero).
+func normalize(v []float32) {
 	var sum float64
 	for _, f := range v {
 		sum += float64(f) * float64(f)
 	}
-	out := make([]float32, len(v))
 	if sum == 0 {
-		return out
+		return
 	}
 	inv := 1 / math.Sqrt(sum)
 	for i, f := range v {
-		out[i] = float32(float64(f) * inv)
+		v[i] = float32(float64(f) * inv)
 	}
-	return out
 }
 
 // Dot returns the dot product of two vectors of the same length.

@@ -94,30 +94,31 @@ func (s *Store) loadVectors(ctx context.Context, key knowledgestore.BaseKey) (*k
 	if err != nil && err != sql.ErrNoRows {
 		return nil, err
 	}
-	rows, err := tx.QueryContext(ctx, "SELECT id, vector FROM knowledge_chunks WHERE workspace_id = ? AND knowledge_id = ? AND dims > 0 ORDER BY id",
-		key.WorkspaceID, key.KnowledgeID)
+	where := " FROM knowledge_chunks WHERE workspace_id = ? AND knowledge_id = ? AND dims > 0"
+	var n, dims int
+	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*), COALESCE(MAX(dims), 0)"+where, key.WorkspaceID, key.KnowledgeID).Scan(&n, &dims); err != nil {
+		return nil, err
+	}
+	bv := knowledgestore.NewBaseVectors(rev, dims)
+	bv.Reserve(n)
+	rows, err := tx.QueryContext(ctx, "SELECT id, vector"+where+" ORDER BY id", key.WorkspaceID, key.KnowledgeID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	return readVectors(rows, rev)
+	return bv, readVectors(rows, bv)
 }
 
-func readVectors(rows *sql.Rows, rev int64) (*knowledgestore.BaseVectors, error) {
-	bv := knowledgestore.NewBaseVectors(rev, 0)
+func readVectors(rows *sql.Rows, bv *knowledgestore.BaseVectors) error {
+	var id int64
+	var blob sql.RawBytes // the driver's buffer, not a copy per row
 	for rows.Next() {
-		var id int64
-		var blob []byte
 		if err := rows.Scan(&id, &blob); err != nil {
-			return nil, err
+			return err
 		}
-		v, err := knowledgestore.DecodeVector(blob)
-		if err != nil {
-			return nil, fmt.Errorf("chunk %d: %w", id, err)
-		}
-		if err := bv.Add(id, v); err != nil {
-			return nil, err
+		if err := bv.AddEncoded(id, blob); err != nil {
+			return err
 		}
 	}
-	return bv, rows.Err()
+	return rows.Err()
 }
