@@ -17,6 +17,11 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /chat/completions", s.completions)
 	mux.HandleFunc("GET /v1/models", s.models)
 	mux.HandleFunc("GET /models", s.models)
+	mux.HandleFunc("POST /v1/embeddings", s.embeddings)
+	mux.HandleFunc("POST /embeddings", s.embeddings)
+	mux.HandleFunc("POST /v1/rerank", s.rerank)
+	mux.HandleFunc("POST /rerank", s.rerank)
+	mux.HandleFunc("GET /v1/fake/stats", s.serveStats)
 	return mux
 }
 
