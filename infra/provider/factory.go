@@ -39,6 +39,15 @@ type Factory struct {
 	HTTPClient *http.Client
 	// ProbeTimeout bounds Probe; zero means DefaultProbeTimeout.
 	ProbeTimeout time.Duration
+	// EmbedBatch is the most texts Embed sends in one request; zero means
+	// DefaultEmbedBatch.
+	EmbedBatch int
+	// RetryAttempts is how often Embed and Rerank try one request when the
+	// provider answers 429 or 5xx; zero means DefaultRetryAttempts.
+	RetryAttempts int
+	// RetryMaxWait bounds each pause between tries; zero means
+	// DefaultRetryMaxWait.
+	RetryMaxWait time.Duration
 }
 
 // ChatModel returns a chat model for m that can bind tools. It returns an
