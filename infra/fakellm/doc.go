@@ -48,9 +48,10 @@
 // deterministic hashed bag of words (see [Embed]): lowercase words, CJK
 // characters and CJK character pairs are hashed into buckets holding term
 // frequencies, and the vector is L2-normalised, so texts sharing words are
-// closer than texts sharing none. The vector length is the request's
-// dimensions, else N when the model name ends in "-dim<N>" (e.g.
-// "fake-embed-dim64"), else [DefaultDimensions]. input is a string, an
+// closer than texts sharing none. The vector length is N when the model
+// name ends in "-dim<N>" (e.g. "fake-embed-dim64": a model of fixed length
+// that, like many local models, ignores the request's dimensions), else the
+// request's dimensions, else [DefaultDimensions]. input is a string, an
 // array of strings, an array of tokens or an array of token arrays;
 // encoding_format is "float" (the default) or "base64". Like OpenAI it
 // answers 400 with an invalid_request_error for a missing model, a missing

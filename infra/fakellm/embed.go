@@ -151,20 +151,21 @@ func tokenInputs(arrays ...[]int) ([]embedInput, bool) {
 	return out, len(out) > 0
 }
 
-// dimsSuffix is the model-name convention for the vector length:
-// "fake-embed-dim64" embeds into 64 dimensions.
+// dimsSuffix is the model-name convention for a model of fixed vector
+// length: "fake-embed-dim64" always embeds into 64 dimensions.
 var dimsSuffix = regexp.MustCompile(`(?:^|[-_.:])dim(\d{1,4})$`)
 
-// dimensionsFor returns the vector length: the request's dimensions, else
-// the model name's "-dim<N>" suffix, else DefaultDimensions.
+// dimensionsFor returns the vector length: the model name's "-dim<N>"
+// suffix, which like many local models ignores the request's dimensions;
+// else the request's dimensions; else DefaultDimensions.
 func dimensionsFor(model string, requested *int) int {
-	if requested != nil {
-		return *requested
-	}
 	if m := dimsSuffix.FindStringSubmatch(model); m != nil {
 		if n, _ := strconv.Atoi(m[1]); n >= 1 && n <= MaxEmbedDims {
 			return n
 		}
+	}
+	if requested != nil {
+		return *requested
 	}
 	return DefaultDimensions
 }

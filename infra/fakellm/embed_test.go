@@ -73,11 +73,11 @@ func TestEmbeddingsDimensions(t *testing.T) {
 	s := fakellm.Start(t)
 	dims := 64
 	byRequest := newEmbedder(t, s, "text-embedding-3-large", embopenai.EmbeddingConfig{Dimensions: &dims})
-	byName := newEmbedder(t, s, "fake-embed-dim32", embopenai.EmbeddingConfig{})
+	byName := newEmbedder(t, s, "fake-embed-dim32", embopenai.EmbeddingConfig{Dimensions: &dims})
 	for name, c := range map[string]struct {
 		e    *embopenai.Embedder
 		want int
-	}{"request dimensions": {byRequest, 64}, "model name -dim32": {byName, 32}} {
+	}{"request dimensions": {byRequest, 64}, "model name -dim32 wins": {byName, 32}} {
 		v, err := c.e.EmbedStrings(context.Background(), []string{"hello world"})
 		if err != nil || len(v[0]) != c.want {
 			t.Errorf("%s: got %d dimensions (err %v), want %d", name, len(v[0]), err, c.want)
