@@ -45,3 +45,18 @@ func TestLoadModelKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestModelsExampleLoads keeps scripts/models.example.yaml valid.
+func TestModelsExampleLoads(t *testing.T) {
+	ms, err := LoadModels(filepath.Join("..", "..", "scripts", "models.example.yaml"), envOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, m := range ms {
+		kinds[m.Kind]++
+	}
+	if kinds[llm.KindChat] != 1 || kinds[llm.KindEmbedding] != 1 || kinds[llm.KindRerank] != 1 {
+		t.Errorf("example kinds = %v; want one of each", kinds)
+	}
+}
