@@ -26,11 +26,10 @@ func (s *Server) Handler() http.Handler {
 }
 
 func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
-	auth := r.Header.Get("Authorization")
-	if s.cfg.apiKey != "" && auth != "Bearer "+s.cfg.apiKey {
-		writeError(w, Fail(http.StatusUnauthorized, "Incorrect API key provided."), "")
+	if !s.authorised(w, r) {
 		return
 	}
+	auth := r.Header.Get("Authorization")
 	var wr wireRequest
 	if err := json.NewDecoder(r.Body).Decode(&wr); err != nil {
 		writeError(w, Fail(http.StatusBadRequest, "invalid JSON body: "+err.Error()), "")

@@ -80,6 +80,20 @@ func TestModelKindsE2E(t *testing.T) {
 			ws := str(s.call(t, "POST", "/api/workspaces", admin, map[string]any{"name": "Kinds"}).must(t, 201).data, "id")
 			s.call(t, "POST", "/v1/bot/create", admin, map[string]any{"space_id": ws, "name": "B",
 				"model_info_config": map[string]any{"model_id": "emb"}}).fails(t, 400, 4000, "model_id")
+			// A published bot whose model became an embedding model is
+			// refused when it chats, before any model is called.
+			s.call(t, "POST", "/api/admin/models", admin, map[string]any{"id": "chat2", "provider": "openai",
+				"base_url": llm.BaseURL(), "model": "fake"}).must(t, 201)
+			bot := str(s.call(t, "POST", "/v1/bot/create", admin, map[string]any{"space_id": ws, "name": "B",
+				"model_info_config": map[string]any{"model_id": "chat2"}}).must(t, 200).data, "bot_id")
+			s.call(t, "POST", "/v1/bot/publish", admin, map[string]any{"bot_id": bot, "connector_ids": []string{"1024"}}).must(t, 200)
+			s.call(t, "PATCH", "/api/admin/models/chat2", admin, map[string]any{"kind": "embedding"}).must(t, 200)
+			s.call(t, "POST", "/v3/chat", admin, map[string]any{"bot_id": bot, "user_id": "u", "additional_messages": userMessage("hello")}).
+				fails(t, 400, 4000, `model.model_id: model "chat2" is of kind "embedding", not a chat model`)
+			if n := len(llm.Requests()); n != 0 {
+				t.Fatalf("the fake got %d chat requests; want none", n)
+			}
+
 			id := str(s.call(t, "POST", "/api/workflows", admin, map[string]any{"workspace_id": ws, "name": "ask",
 				"definition": json.RawMessage(embedOnlyWorkflow)}).must(t, 201).data, "id")
 			s.call(t, "POST", "/api/workflows/"+id+"/publish", admin, nil).must(t, 201)
