@@ -37,6 +37,7 @@ func (t retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		try := req.Clone(req.Context())
 		if body != nil {
 			try.Body = io.NopCloser(bytes.NewReader(body))
+			try.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		}
 		resp, err := t.base.RoundTrip(try)
 		if err != nil || attempt >= t.attempts || !retryable(resp.StatusCode) {
