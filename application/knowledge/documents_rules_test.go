@@ -187,3 +187,28 @@ func TestWriteAddsForWorkflowsInTheirWorkspaceOnly(t *testing.T) {
 		t.Fatalf("written document = %+v", got)
 	}
 }
+
+func TestNamesAndWaitIndexedForBotsAndWorkflows(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	kb := e.base(t, "Handbook", knowledge.FormatText)
+	theirs, err := e.svc.Create(ctx, e.stranger, knowledgeapp.CreateInput{WorkspaceID: e.other.ID, Name: "Theirs"})
+	mustNot(t, err)
+	names, err := e.svc.Names(ctx, e.ws.ID, []int64{kb.ID, theirs.ID, 424242})
+	mustNot(t, err)
+	if len(names) != 1 || names[kb.ID] != "Handbook" {
+		t.Fatalf("names = %v; want only the workspace's own knowledge base", names)
+	}
+	ok, err := e.svc.Write(ctx, knowledgeapp.WriteRequest{WorkspaceID: e.ws.ID, KnowledgeID: kb.ID, Document: knowledgeapp.DocumentInput{Name: "a", Text: "fine"}})
+	mustNot(t, err)
+	bad, err := e.svc.Write(ctx, knowledgeapp.WriteRequest{WorkspaceID: e.ws.ID, KnowledgeID: kb.ID, Document: knowledgeapp.DocumentInput{Name: "b.pdf", Content: []byte("x")}})
+	mustNot(t, err)
+	e.work(t)
+	if d, err := e.svc.WaitIndexed(ctx, e.ws.ID, ok.ID); err != nil || d.Status != knowledge.StatusReady {
+		t.Fatalf("wait for a ready document = %v, %v", d, err)
+	}
+	_, err = e.svc.WaitIndexed(ctx, e.ws.ID, bad.ID)
+	wantErr(t, err, errs.ErrInvalid, "could not be indexed: the pdf document could not be read")
+	_, err = e.svc.WaitIndexed(ctx, e.other.ID, ok.ID)
+	wantErr(t, err, errs.ErrNotFound, "document")
+}
