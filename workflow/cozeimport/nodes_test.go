@@ -80,6 +80,14 @@ func TestNodeTypes(t *testing.T) {
 			`"settingOnError":{"processType":2,"dataOnErr":"{\"a\":0}","retryTimes":9,"timeoutMs":500}},"outputs":[{"name":"a","type":"integer"}]}}`,
 			`{"id":"n7","type":"code","config":{"code":"function main(){return {a:1}}","language":"typescript"},"outputs":[{"name":"a","type":"integer"}],` +
 				`"settings":{"timeout_ms":500,"retries":5,"on_error":"default","default_output":{"a":0}}}`},
+		{"default output from the switch and dataOnErr alone (no processType, as older canvases)", `{"id":"7","type":"5","data":{"inputs":{"language":5,` +
+			`"code":"function main(){return {a:1}}","settingOnError":{"switch":true,"dataOnErr":"{\"a\":0}"}},"outputs":[{"name":"a","type":"integer"},` +
+			`{"name":"isSuccess","type":"boolean"}]}}`,
+			`{"id":"n7","type":"code","config":{"code":"function main(){return {a:1}}","language":"typescript"},"outputs":[{"name":"a","type":"integer"}],` +
+				`"settings":{"on_error":"default","default_output":{"a":0}}}`},
+		{"switch off: dataOnErr alone handles nothing", `{"id":"7","type":"5","data":{"inputs":{"language":5,` +
+			`"code":"function main(){return {a:1}}","settingOnError":{"switch":false,"dataOnErr":"{\"a\":0}"}},"outputs":[{"name":"a","type":"integer"}]}}`,
+			`{"id":"n7","type":"code","config":{"code":"function main(){return {a:1}}","language":"typescript"},"outputs":[{"name":"a","type":"integer"}]}`},
 		{"question with options", `{"id":"7","type":"18","data":{"inputs":{"answer_type":"option","option_type":"static","question":"Pick",` +
 			`"options":[{"name":"tea"},{"name":"coffee"}]}}}`,
 			`{"id":"n7","type":"question","config":{"allow_other":true,"answer_type":"option","options":["tea","coffee"],"question":"Pick"}}`},
