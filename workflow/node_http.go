@@ -102,7 +102,7 @@ func (p *httpPlan) run(ctx context.Context, x *nodeCtx, in map[string]any) (map[
 	if doer == nil {
 		return nil, permanent(errors.New("HTTP requests are not available in this process"))
 	}
-	req, err := p.request(ctx, doer, in)
+	req, err := p.request(withFileNames(ctx, &x.rc.files), doer, in)
 	if err != nil {
 		return nil, permanent(err)
 	}

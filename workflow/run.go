@@ -165,7 +165,8 @@ type runCtx struct {
 	records []NodeRecord
 	usage   Usage
 	failed  *RunError
-	coze    bool // Coze Studio's conversions
+	coze    bool      // Coze Studio's conversions
+	files   fileNames // the names of file URLs typed inputs stripped
 	// paramWarnings are the parameters Coze's conversions could not
 	// convert, shown in the start node's logs.
 	paramWarnings []string
