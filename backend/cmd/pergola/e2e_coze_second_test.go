@@ -1,6 +1,9 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -75,6 +78,68 @@ func TestCozeBatchOverSubWorkflow(t *testing.T) {
 			}
 			if got := streamedOutput(t, c.s.workflowStream(t, map[string]any{"workflow_id": id, "parameters": params})); !cmp.Equal(got, want) {
 				t.Errorf("text child, streamed (-want +got):\n%s", cmp.Diff(want, got))
+			}
+		})
+	}
+}
+
+// TestCozeUnmappedWorkflowToolsUnderAllowPartial: an LLM node whose
+// workflow tools name workflows neither imported nor mapped is refused
+// naming the field, and with allow_partial kept without those tools (the
+// mapped ones kept), listed in the report, as a sub-workflow node in the
+// same case is kept as a placeholder; the kept workflow runs.
+func TestCozeUnmappedWorkflowToolsUnderAllowPartial(t *testing.T) {
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			c := newChatSetup(t, b)
+			canvas := json.RawMessage(llmWithWorkflowSkills(t))
+			req := cz{"workspace_id": c.ws, "canvas": canvas, "mappings": cz{"models": map[string]string{"1001": "fake"}}}
+			c.s.call(t, "POST", "/api/workflows/import", bootstrapToken, req).fails(t, 400, 4000,
+				`workflowList[0].workflow_id: (a type 3 node) runs Coze workflow "7001"`)
+			req["allow_partial"] = true
+			r := c.s.call(t, "POST", "/api/workflows/import", bootstrapToken, req).must(t, 201)
+			report, _ := r.data["report"].(map[string]any)
+			needs, _ := report["needs_conversion"].([]any)
+			if len(needs) != 1 || !strings.Contains(str(needs[0].(map[string]any), "reason"), "workflow tool 7003 is left out") {
+				t.Fatalf("report = %v", report)
+			}
+			id := str(r.data["workflow"].(map[string]any), "id")
+			c.s.call(t, "POST", "/api/workflows/"+id+"/publish", bootstrapToken, nil).must(t, 201)
+			c.llm.Reset()
+			if out := c.runBoth(t, cz{"workflow_id": id, "parameters": cz{"q": "hi"}}); out["answer"] == nil {
+				t.Fatalf("output = %v", out)
+			}
+			for _, req := range c.llm.Requests() {
+				if len(req.Tools) != 0 {
+					t.Fatalf("the model got tools %v", req.Tools)
+				}
+			}
+		})
+	}
+}
+
+// TestCozeBotVariablesNeedABot: reading a bot (user) variable in a run
+// without a bot fails the run, in imported workflows as in Pergola's own:
+// Coze's variable store answers "there must be one of the App ID or
+// Agent ID" when the run has neither (variable/variable_impl.go).
+func TestCozeBotVariablesNeedABot(t *testing.T) {
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			c := newChatSetup(t, b)
+			city := cz{"type": "string", "value": cz{"type": "ref", "content": cz{"source": "global_variable_user", "path": []string{"city"}}}}
+			id := c.importPublished(t, "vars", czCanvas(t, []cz{czStart(czOut("q", "string")), czEnd(czParam("city", city))},
+				czEdge("100001", "900001")), nil)
+			run := c.s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": id, "parameters": cz{"q": "x"}})
+			if run.status != 400 || !strings.Contains(run.msg, "reading bot variables needs a bot") {
+				t.Fatalf("run without a bot: %d %q", run.status, run.msg)
+			}
+			events := c.s.workflowStream(t, cz{"workflow_id": id, "parameters": cz{"q": "x"}})
+			failed := false
+			for _, e := range events {
+				failed = failed || (e.name == "Error" && strings.Contains(fmt.Sprint(e.data), "reading bot variables needs a bot"))
+			}
+			if !failed {
+				t.Fatalf("stream without a bot: %v", events)
 			}
 		})
 	}
