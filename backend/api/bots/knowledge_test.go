@@ -60,7 +60,9 @@ func TestCozeKnowledgeRequest(t *testing.T) {
 
 type namer map[int64]string
 
-func (n namer) Names(_ context.Context, _ int64, ids []int64) (map[int64]string, error) { return n, nil }
+func (n namer) Names(_ context.Context, _ int64, ids []int64) (map[int64]string, error) {
+	return n, nil
+}
 
 func TestCozeKnowledgeInfos(t *testing.T) {
 	h := Coze{Knowledge: namer{7: "Garden"}}
