@@ -103,7 +103,7 @@ func TestAutoCallQuotesRecalledChunksInThePrompt(t *testing.T) {
 
 	q := rec.queries[1]
 	want := RecallQuery{WorkspaceID: 1, KnowledgeIDs: []int64{40}, Query: "What is the robot's code name?",
-		History: []string{"hello", "echo: hello"}, Retrieval: knowledge.Retrieval{Strategy: knowledge.StrategyHybrid, TopK: 3, MinScore: 0.2, Rewrite: true}}
+		History: []string{"hello", "echo: hello"}, RewriteModel: "fake", Retrieval: knowledge.Retrieval{Strategy: knowledge.StrategyHybrid, TopK: 3, MinScore: 0.2, Rewrite: true}}
 	if d := cmp.Diff(want, q); d != "" {
 		t.Fatalf("recall query (-want +got):\n%s", d)
 	}

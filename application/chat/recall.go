@@ -23,13 +23,15 @@ type Recaller interface {
 
 // RecallQuery is one retrieval for a turn: the knowledge bases of the
 // bot's workspace it may touch, the query, the conversation's last texts
-// (for query rewrite) and the bot's retrieval settings.
+// (for query rewrite, by the bot's own model) and the bot's retrieval
+// settings.
 type RecallQuery struct {
 	WorkspaceID  int64
 	KnowledgeIDs []int64
 	Query        string
 	History      []string
 	Retrieval    knowledge.Retrieval
+	RewriteModel string
 }
 
 // errNoRecaller is a recall on a server wired without knowledge.
@@ -74,7 +76,7 @@ func (s *Service) recall(ctx context.Context, rs *runState, k bot.KnowledgeSetti
 	err := errNoRecaller
 	if s.d.Knowledge != nil {
 		hits, err = s.d.Knowledge.Recall(ctx, RecallQuery{WorkspaceID: c.WorkspaceID, KnowledgeIDs: k.KnowledgeIDs,
-			Query: query, History: history, Retrieval: k.Retrieval})
+			Query: query, History: history, Retrieval: k.Retrieval, RewriteModel: rs.t.compiled.modelID})
 	}
 	s.hook(ctx, Step{Kind: StepRetrieval, ChatID: c.ID, BotID: c.BotID, Text: query, ToolCallID: callID,
 		Recalled: hits, Duration: time.Since(start), Err: err})
