@@ -252,3 +252,24 @@ func TestOnDemandRecallFailureIsAToolResult(t *testing.T) {
 		t.Fatalf("tool result = %q", got)
 	}
 }
+
+func TestSubmittedToolOutputsDoNotRecallAgain(t *testing.T) {
+	rec := &fakeRecaller{hits: []knowledge.Recalled{gardenHit}}
+	h := newHarness(t, bot.Config{Name: "b", ClientTools: []bot.ClientTool{{Name: "get_weather"}},
+		Knowledge: bot.KnowledgeSettings{KnowledgeIDs: []int64{40}, AutoCall: true}})
+	h.svc.d.Knowledge = rec
+	chat, events := h.ask(t, `#call get_weather {}`)
+	call := events[len(events)-2].Chat.RequiredAction.ToolCalls[0]
+	done := newRecorder()
+	if _, err := h.svc.Submit(context.Background(), h.who, 11, chat.ID, []conversation.ToolOutput{{ToolCallID: call.ID, Output: "sunny"}}, done); err != nil {
+		t.Fatal(err)
+	}
+	done.wait(t)
+	if len(rec.queries) != 1 {
+		t.Fatalf("recalls = %d, want only the question's", len(rec.queries))
+	}
+	sys := h.llm.Requests()[1].Messages[0].Content
+	if strings.Count(sys, "<knowledge>\n") != 1 {
+		t.Fatalf("the continued turn quotes the knowledge once, from its transcript:\n%s", sys)
+	}
+}

@@ -44,7 +44,9 @@ var errNoRecaller = errors.New("knowledge bases are not available on this server
 // called. A failed recall leaves the turn to go on without knowledge.
 func (s *Service) autoRecall(ctx context.Context, t *turn, rs *runState) bool {
 	k := t.cfg.Knowledge
-	if !k.Enabled() || !k.AutoCall {
+	// A turn continuing with tool outputs ends with them, not with a
+	// question: its transcript already quotes what was recalled.
+	if !k.Enabled() || !k.AutoCall || len(t.input) == 0 || t.input[len(t.input)-1].Role != schema.User {
 		return false
 	}
 	query, history := turnQuery(t.input)
