@@ -86,7 +86,7 @@ func (r *cozeBotRequest) apply(cfg *bot.Config, keepEmpty bool) error {
 		}
 	}
 	if r.Knowledge != nil {
-		if err := r.Knowledge.apply(&cfg.Knowledge); err != nil {
+		if err := r.Knowledge.apply(&cfg.Knowledge, !keepEmpty); err != nil {
 			return err
 		}
 	}

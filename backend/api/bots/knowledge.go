@@ -31,8 +31,12 @@ type cozeKnowledge struct {
 	UseRewrite     *bool     `json:"use_rewrite"`
 }
 
-// apply writes the fields present over k; a wrong id names its place.
-func (r *cozeKnowledge) apply(k *bot.KnowledgeSettings) error {
+// apply writes the fields present over k; a wrong id names its place. On
+// create (creating) an absent auto_call is true, Coze's default.
+func (r *cozeKnowledge) apply(k *bot.KnowledgeSettings, creating bool) error {
+	if creating && r.AutoCall == nil {
+		k.AutoCall = true
+	}
 	if r.DatasetIDs != nil {
 		ids, err := parseIDs("knowledge.dataset_ids", *r.DatasetIDs)
 		if err != nil {

@@ -33,6 +33,11 @@ func TestCozeKnowledgeRequest(t *testing.T) {
 			bot.KnowledgeSettings{KnowledgeIDs: []int64{}, ShowSource: true, Retrieval: knowledge.Retrieval{TopK: 9, MinScore: 0.4}}, ""},
 		{"bad id", `{"knowledge":{"dataset_ids":["7","x"]}}`, bot.KnowledgeSettings{}, "knowledge.dataset_ids[1]"},
 	}
+	var created bot.Config
+	var req cozeBotRequest
+	if err := json.Unmarshal([]byte(`{"knowledge":{"dataset_ids":["7"]}}`), &req); err != nil || req.apply(&created, false) != nil || !created.Knowledge.AutoCall {
+		t.Fatalf("on create, auto_call defaults to true as in Coze; got %+v", created.Knowledge)
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var req cozeBotRequest
