@@ -40,36 +40,34 @@ import (
 
 // Deps is what the HTTP surfaces need, wired by the command.
 type Deps struct {
-	Log       *slog.Logger
-	Identity  *identity.Service
-	Models    *modelreg.Registry
-	Bots      *bot.Service
-	Chat      *chat.Service
-	Convs     *conversation.Service
-	Plugins   *plugin.Service
-	Tables    *table.Service
-	Workflows *workflowapp.Service
-	Channels  *channelapp.Service
-	Inbound   *channelapp.Runtime // the channels' inbound events; nil: answered 503
-	WebChat   *webchatapp.Service // the hosted web chat; nil: answered 503
-	MCP       *mcpserver.Service  // the MCP server's tools; nil: /mcp answered 503
-	Usage     *usageapp.Service   // GET /api/usage; nil: answered 503
-	Apps      *appapp.Service     // /api/apps; nil: answered 503
-	Files     *fileapp.Service    // /v1/files; nil: answered 503
-	Traces    *traceapp.Service   // GET /api/traces/{id}; nil: answered 503
-	// KnowledgeNames names the knowledge bases bots bind (knowledge_infos);
-	// nil: listed by id alone.
-	KnowledgeNames bots.KnowledgeNamer
-	Limiter        middleware.Limiter
-	Checks         []ops.Check
-	Metrics        *prometheus.Registry
-	OpenAPI        []byte
-	MaxBodyBytes   int
-	UploadBytes    int                // the body limit of POST /v1/files/upload; 0: MaxBodyBytes
-	RateLimit      int                // requests per token per minute
-	AuthFailures   int                // failed authentications per client address per minute; 0: off
-	Proxies        middleware.Proxies // reverse proxies whose X-Forwarded-For is believed
-	CORSOrigins    []string
+	Log          *slog.Logger
+	Identity     *identity.Service
+	Models       *modelreg.Registry
+	Bots         *bot.Service
+	Chat         *chat.Service
+	Convs        *conversation.Service
+	Plugins      *plugin.Service
+	Tables       *table.Service
+	Workflows    *workflowapp.Service
+	Channels     *channelapp.Service
+	Inbound      *channelapp.Runtime // the channels' inbound events; nil: answered 503
+	WebChat      *webchatapp.Service // the hosted web chat; nil: answered 503
+	MCP          *mcpserver.Service  // the MCP server's tools; nil: /mcp answered 503
+	Usage        *usageapp.Service   // GET /api/usage; nil: answered 503
+	Apps         *appapp.Service     // /api/apps; nil: answered 503
+	Files        *fileapp.Service    // /v1/files; nil: answered 503
+	Traces       *traceapp.Service   // GET /api/traces/{id}; nil: answered 503
+	BotKnowledge bots.KnowledgeNamer // names the knowledge bases bots bind (knowledge_infos); nil: ids only
+	Limiter      middleware.Limiter
+	Checks       []ops.Check
+	Metrics      *prometheus.Registry
+	OpenAPI      []byte
+	MaxBodyBytes int
+	UploadBytes  int                // the body limit of POST /v1/files/upload; 0: MaxBodyBytes
+	RateLimit    int                // requests per token per minute
+	AuthFailures int                // failed authentications per client address per minute; 0: off
+	Proxies      middleware.Proxies // reverse proxies whose X-Forwarded-For is believed
+	CORSOrigins  []string
 }
 
 // loginAttemptsPerMinute bounds password guessing per client address.

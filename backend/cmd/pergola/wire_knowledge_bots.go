@@ -12,7 +12,7 @@ import (
 // botKnowledge names knowledge bases for bots, over the knowledge base
 // store: the bot use cases check a bot's bindings with it (botapp
 // WithKnowledge) and the Coze bot API lists knowledge_infos (api.Deps
-// KnowledgeNames). Only bases of the workspace asked about are named, so
+// BotKnowledge). Only bases of the workspace asked about are named, so
 // a bot can never bind, or even see the name of, another workspace's.
 type botKnowledge struct {
 	bases knowledge.BaseStore
