@@ -103,6 +103,9 @@ func knowledgeStreamed(t *testing.T, c *chatSetup, botID, question string) {
 	var answer strings.Builder
 	recalled := false
 	for _, e := range events {
+		if !strings.HasPrefix(e.name, "conversation.message.") {
+			continue
+		}
 		m := e.obj(t)
 		switch {
 		case e.name == "conversation.message.delta" && str(m, "type") == "answer":
