@@ -25,10 +25,13 @@ as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# apt_install waits up to 10 minutes for the dpkg lock another install
+# holds (a machine's first boot often runs one), instead of failing at once.
 apt_install() {
-  log "installing $*"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
+  log "installing $* (waiting for the dpkg lock if another install holds it)"
+  local wait=(-o DPkg::Lock::Timeout=600)
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get "${wait[@]}" update -qq >&2
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get "${wait[@]}" install -y -qq "$@" >&2
 }
 
 ensure_mariadb() {
