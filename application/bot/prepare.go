@@ -100,13 +100,16 @@ func (s *Service) checkModel(ctx context.Context, cfg *bot.Config) error {
 	if !m.Enabled {
 		return errs.Invalid("model.model_id", "model %q is disabled; pick another or ask an administrator to enable it", id)
 	}
+	if !m.IsChat() {
+		return errs.Invalid("model.model_id", "model %q is of kind %q, not a chat model; GET /api/models lists the chat models", id, m.KindOrChat())
+	}
 	if cfg.HasTools() && !m.Capabilities.Tools {
 		return errs.Invalid("model.model_id", "model %q does not support tools; bots with variables or client tools need a model with tool support", id)
 	}
 	return nil
 }
 
-// defaultModel returns the id of the first enabled model, by id; when the
+// defaultModel returns the id of the first enabled chat model, by id; when the
 // bot needs tools, the first enabled one with tool support, falling back
 // to the first enabled one so the error names the missing capability.
 func (s *Service) defaultModel(ctx context.Context, needsTools bool) (string, error) {
@@ -117,7 +120,7 @@ func (s *Service) defaultModel(ctx context.Context, needsTools bool) (string, er
 	var first *llm.Model
 	for i := range models {
 		m := &models[i]
-		if !m.Enabled {
+		if !m.Enabled || !m.IsChat() {
 			continue
 		}
 		if !needsTools || m.Capabilities.Tools {

@@ -58,6 +58,9 @@ func (s *Service) agentFor(ctx context.Context, b *bot.Bot, cfg *bot.Config, ver
 	if !m.Enabled {
 		return nil, errs.Invalid("model.model_id", "model %q is disabled; pick another model for bot %d", m.ID, b.ID)
 	}
+	if !m.IsChat() {
+		return nil, errs.Invalid("model.model_id", "model %q is of kind %q, not a chat model; pick another model for bot %d", m.ID, m.KindOrChat(), b.ID)
+	}
 	if cfg.HasTools() && !m.Capabilities.Tools {
 		return nil, errs.Invalid("model.model_id", "model %q does not support tools, but bot %d has tools", m.ID, b.ID)
 	}

@@ -140,6 +140,9 @@ func (s *Service) compiledFor(ctx context.Context, b *bot.Bot, merged *bot.Confi
 	if !m.Enabled {
 		return nil, errs.Invalid("model", "the model %q of bot %d is disabled", m.ID, b.ID)
 	}
+	if !m.IsChat() {
+		return nil, errs.Invalid("model.model_id", "the model %q of bot %d is of kind %q, not a chat model", m.ID, b.ID, m.KindOrChat())
+	}
 	if merged.HasTools() && !m.Capabilities.Tools {
 		return nil, errs.Invalid(rt.Field, "the model %q of bot %d does not support tools", m.ID, b.ID)
 	}

@@ -21,19 +21,26 @@ type Prober interface {
 
 // Registry answers which models exist and manages the stored ones.
 type Registry struct {
-	store  llm.ModelStore
-	files  map[string]llm.Model
-	prober Prober
+	store    llm.ModelStore
+	files    map[string]llm.Model
+	prober   Prober
+	embedder Embedder // nil: embedding models cannot be tested
+	reranker Reranker // nil: rerank models cannot be tested
 }
 
-// New returns a registry over the stored models and those from the file.
-func New(store llm.ModelStore, fromFile []llm.Model, prober Prober) *Registry {
+// New returns a registry over the stored models and those from the file;
+// prober tests chat models, options add what tests the other kinds.
+func New(store llm.ModelStore, fromFile []llm.Model, prober Prober, opts ...Option) *Registry {
 	files := make(map[string]llm.Model, len(fromFile))
 	for _, m := range fromFile {
 		m.Source = llm.SourceFile
 		files[m.ID] = m
 	}
-	return &Registry{store: store, files: files, prober: prober}
+	r := &Registry{store: store, files: files, prober: prober}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
 }
 
 // Get returns a model by id, with its key; ErrNotFound when unknown.
@@ -63,10 +70,15 @@ func (r *Registry) List(ctx context.Context) ([]llm.Model, error) {
 	return out, nil
 }
 
-// Create stores a new model. The id must not be taken, by the file either.
+// Create stores a new model. The id must not be taken, by the file
+// either, and at most one model is the default embedding model (else
+// errs.ErrInvalid naming default).
 func (r *Registry) Create(ctx context.Context, m llm.Model) (*llm.Model, error) {
 	m.Source = llm.SourceAdmin
 	if err := m.Validate(""); err != nil {
+		return nil, err
+	}
+	if err := r.checkDefault(ctx, &m); err != nil {
 		return nil, err
 	}
 	if _, ok := r.files[m.ID]; ok {
@@ -87,12 +99,21 @@ type Patch struct {
 	Capabilities  *llm.Capabilities
 	ContextWindow *int
 	Enabled       *bool
+	Kind          *string
+	Dimensions    *int
+	Default       *bool
 }
 
-// Update changes a stored model; file models answer ErrConflict.
+// Update changes a stored model; file models answer ErrConflict, and a
+// second default embedding model errs.ErrInvalid naming default.
 func (r *Registry) Update(ctx context.Context, id string, p Patch) (*llm.Model, error) {
 	if err := r.writable(id); err != nil {
 		return nil, err
+	}
+	if p.Default != nil && *p.Default {
+		if err := r.checkDefault(ctx, &llm.Model{ID: id, Default: true}); err != nil {
+			return nil, err
+		}
 	}
 	return r.store.UpdateModel(ctx, id, func(m *llm.Model) error {
 		setIf(&m.Name, p.Name)
@@ -102,6 +123,9 @@ func (r *Registry) Update(ctx context.Context, id string, p Patch) (*llm.Model, 
 		setIf(&m.Capabilities, p.Capabilities)
 		setIf(&m.ContextWindow, p.ContextWindow)
 		setIf(&m.Enabled, p.Enabled)
+		setIf(&m.Kind, p.Kind)
+		setIf(&m.Dimensions, p.Dimensions)
+		setIf(&m.Default, p.Default)
 		return m.Validate("")
 	})
 }
@@ -135,10 +159,13 @@ type TestResult struct {
 	Latency      time.Duration
 	InputTokens  int
 	OutputTokens int
+	Dimensions   int // an embedding model's vector length
 }
 
-// Test sends one short request to the model and reports what happened. A
-// failing model is a result (OK false), not an error; an unknown id is.
+// Test sends one short request to the model and reports what happened: a
+// chat model answers a prompt, an embedding model embeds a word (Dimensions
+// says the vector's length), a rerank model ranks two texts. A failing
+// model is a result (OK false), not an error; an unknown id is.
 func (r *Registry) Test(ctx context.Context, id string) (*TestResult, error) {
 	m, err := r.Get(ctx, id)
 	if err != nil {
@@ -147,8 +174,9 @@ func (r *Registry) Test(ctx context.Context, id string) (*TestResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	start := time.Now()
-	reply, in, out, err := r.prober.Probe(ctx, *m)
-	res := &TestResult{OK: err == nil, Reply: reply, Latency: time.Since(start), InputTokens: in, OutputTokens: out}
+	res := &TestResult{}
+	err = r.try(ctx, *m, res)
+	res.OK, res.Latency = err == nil, time.Since(start)
 	if err != nil {
 		res.Error = err.Error()
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -156,4 +184,17 @@ func (r *Registry) Test(ctx context.Context, id string) (*TestResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// try makes the test call of m's kind, filling res.
+func (r *Registry) try(ctx context.Context, m llm.Model, res *TestResult) error {
+	switch m.KindOrChat() {
+	case llm.KindEmbedding:
+		return r.testEmbedding(ctx, m, res)
+	case llm.KindRerank:
+		return r.testRerank(ctx, m, res)
+	}
+	var err error
+	res.Reply, res.InputTokens, res.OutputTokens, err = r.prober.Probe(ctx, m)
+	return err
 }

@@ -26,6 +26,9 @@ type modelEntry struct {
 	Capabilities  llm.Capabilities `yaml:"capabilities"`
 	ContextWindow int              `yaml:"context_window"`
 	Disabled      bool             `yaml:"disabled"`
+	Kind          string           `yaml:"kind"`       // chat (default), embedding, rerank
+	Dimensions    int              `yaml:"dimensions"` // embedding vector length; 0: the model's
+	Default       bool             `yaml:"default"`    // the default embedding model
 }
 
 // LoadModels reads the models file (PERGOLA_MODELS_FILE), resolves api_key_env
@@ -45,6 +48,7 @@ func LoadModels(path string, env Lookup) ([]llm.Model, error) {
 		return nil, fmt.Errorf("PERGOLA_MODELS_FILE %s: %w", path, err)
 	}
 	seen := map[string]bool{}
+	defaultAt := -1
 	out := make([]llm.Model, 0, len(f.Models))
 	for i, e := range f.Models {
 		m, err := e.toModel(fmt.Sprintf("models[%d].", i), env)
@@ -55,6 +59,12 @@ func LoadModels(path string, env Lookup) ([]llm.Model, error) {
 			return nil, fmt.Errorf("PERGOLA_MODELS_FILE %s: models[%d].id: %q is defined twice", path, i, m.ID)
 		}
 		seen[m.ID] = true
+		if m.Default && defaultAt >= 0 {
+			return nil, fmt.Errorf("PERGOLA_MODELS_FILE %s: models[%d].default: models[%d] (%s) is the default embedding model already; only one may be", path, i, defaultAt, out[defaultAt].ID)
+		}
+		if m.Default {
+			defaultAt = i
+		}
 		out = append(out, m)
 	}
 	return out, nil
@@ -65,6 +75,7 @@ func (e modelEntry) toModel(at string, env Lookup) (llm.Model, error) {
 		ID: e.ID, Name: e.Name, Provider: e.Provider, BaseURL: e.BaseURL, APIKey: e.APIKey,
 		APIKeyEnv: e.APIKeyEnv, Model: e.Model, Capabilities: e.Capabilities,
 		ContextWindow: e.ContextWindow, Enabled: !e.Disabled, Source: llm.SourceFile,
+		Kind: e.Kind, Dimensions: e.Dimensions, Default: e.Default,
 	}
 	if e.APIKey != "" && e.APIKeyEnv != "" {
 		return m, errs.Invalid(at+"api_key", "give api_key or api_key_env, not both")

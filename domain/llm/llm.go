@@ -28,6 +28,18 @@ const (
 	SourceAdmin = "admin" // created through the admin API; stored
 )
 
+// Kinds of model: what a model is used for. A chat model answers
+// conversations; an embedding model turns texts into vectors for knowledge
+// bases; a rerank model orders texts by relevance to a query.
+const (
+	KindChat      = "chat"
+	KindEmbedding = "embedding"
+	KindRerank    = "rerank"
+)
+
+// Kinds lists the accepted model kinds.
+var Kinds = []string{KindChat, KindEmbedding, KindRerank}
+
 // Capabilities says what a model can do.
 type Capabilities struct {
 	Tools  bool `json:"tools" yaml:"tools"`
@@ -47,9 +59,17 @@ type Model struct {
 	Capabilities  Capabilities
 	ContextWindow int
 	Enabled       bool
-	Source        string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// Kind is KindChat, KindEmbedding or KindRerank; "" reads as KindChat
+	// (models configured before kinds existed).
+	Kind string
+	// Dimensions is the length of an embedding model's vectors, sent to the
+	// provider when set; 0 means whatever the model returns.
+	Dimensions int
+	// Default marks the platform's default embedding model.
+	Default   bool
+	Source    string
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$`)
@@ -75,8 +95,44 @@ func (m *Model) Validate(at string) error {
 	if m.ContextWindow < 0 {
 		return errs.Invalid(at+"context_window", "must not be negative")
 	}
+	if err := m.validateKind(at); err != nil {
+		return err
+	}
 	if m.Name == "" {
 		m.Name = m.ID
+	}
+	return nil
+}
+
+// KindOrChat returns the model's kind, KindChat when it is empty.
+func (m *Model) KindOrChat() string {
+	if m.Kind == "" {
+		return KindChat
+	}
+	return m.Kind
+}
+
+// IsChat reports whether the model can answer conversations.
+func (m *Model) IsChat() bool { return m.KindOrChat() == KindChat }
+
+// validateKind checks kind, dimensions and default, which depend on the
+// kind; an empty kind is stored as KindChat.
+func (m *Model) validateKind(at string) error {
+	m.Kind = m.KindOrChat()
+	if !slices.Contains(Kinds, m.Kind) {
+		return errs.Invalid(at+"kind", "must be one of %v; got %q", Kinds, m.Kind)
+	}
+	if m.Dimensions < 0 {
+		return errs.Invalid(at+"dimensions", "must not be negative (0: whatever the model returns)")
+	}
+	if m.Dimensions > 0 && m.Kind != KindEmbedding {
+		return errs.Invalid(at+"dimensions", "applies to embedding models only; this model is of kind %q", m.Kind)
+	}
+	if m.Default && m.Kind != KindEmbedding {
+		return errs.Invalid(at+"default", "marks the default embedding model; this model is of kind %q", m.Kind)
+	}
+	if m.Provider == ProviderGemini && m.Kind != KindChat {
+		return errs.Invalid(at+"kind", "gemini models can only be of kind %q; use an OpenAI-compatible endpoint (provider openai) for %s models", KindChat, m.Kind)
 	}
 	return nil
 }

@@ -60,7 +60,7 @@ export interface paths {
         put?: never;
         /**
          * Add a model
-         * @description Stores a model configuration (`source: admin`); its API key is encrypted at rest and never returned. Errors: 400 for a bad id, an unknown provider, a missing `model`, a non-http(s) base_url or a negative context_window; 409 when the id is taken, here or in PERGOLA_MODELS_FILE.
+         * @description Stores a model configuration (`source: admin`); its API key is encrypted at rest and never returned. Errors: 400 for a bad id, an unknown provider, a missing `model`, a non-http(s) base_url, a negative context_window, an unknown kind, dimensions or default on a model that is not of kind embedding, a gemini model of another kind than chat, or a second default embedding model; 409 when the id is taken, here or in PERGOLA_MODELS_FILE.
          */
         post: operations["adminCreateModel"];
         delete?: never;
@@ -114,7 +114,7 @@ export interface paths {
         put?: never;
         /**
          * Send one short request to a model
-         * @description Checks that a model answers, within 30 seconds. A model that fails is still a 200 answer with `ok: false` and the provider's `error`; only an unknown id is an error (404). No body.
+         * @description Checks that a model answers, within 30 seconds: a chat model is asked to reply "pong", an embedding model embeds one word (and `dimensions` reports its vector length), a rerank model ranks two texts. A model that fails is still a 200 answer with `ok: false` and the provider's `error`; only an unknown id is an error (404). No body.
          */
         post: operations["adminTestModel"];
         delete?: never;
@@ -783,7 +783,7 @@ export interface paths {
         };
         /**
          * List the models bots can use
-         * @description The enabled models, ordered by id, for choosing a bot's or a workflow node's model. Any signed-in user may call it; endpoints and keys are the administrators' business and are not shown. Not paged.
+         * @description The enabled models of one kind, ordered by id: chat models (the default) for choosing a bot's or a workflow node's model, embedding or rerank models for knowledge bases. Any signed-in user may call it; endpoints and keys are the administrators' business and are not shown. Not paged. Errors: 400 for an unknown kind.
          */
         get: operations["listModels"];
         put?: never;
@@ -3875,6 +3875,11 @@ export interface components {
             /** @description Tokens; 0 when unknown. */
             context_window: number;
             enabled: boolean;
+            kind: components["schemas"]["ModelKind"];
+            /** @description An embedding model's vector length, sent to the provider; 0 when the model decides. */
+            dimensions: number;
+            /** @description The platform's default embedding model (at most one). */
+            default: boolean;
             /**
              * @description `file`: from PERGOLA_MODELS_FILE, read-only through the API; `admin`: created through the admin API.
              * @enum {string}
@@ -3888,6 +3893,11 @@ export interface components {
         ModelChoice: {
             id: components["schemas"]["ModelID"];
             name: string;
+            kind: components["schemas"]["ModelKind"];
+            /** @description An embedding model's vector length; 0 when the model decides. */
+            dimensions: number;
+            /** @description The platform's default embedding model. */
+            default: boolean;
             /** @enum {string} */
             provider: "openai" | "gemini";
             /** @description The provider's model name. */
@@ -3910,6 +3920,11 @@ export interface components {
          * @example gpt-4o-mini
          */
         ModelID: string;
+        /**
+         * @description What the model is for: `chat` answers conversations (bots, workflow LLM nodes); `embedding` turns texts into vectors for knowledge bases (OpenAI's POST /embeddings); `rerank` orders texts by relevance (POST /rerank in the Jina/Cohere shape). Embedding and rerank models need provider `openai` (any compatible endpoint).
+         * @enum {string}
+         */
+        ModelKind: "chat" | "embedding" | "rerank";
         ModelListEnvelope: components["schemas"]["Envelope"] & {
             data: {
                 items: components["schemas"]["Model"][];
@@ -3929,6 +3944,8 @@ export interface components {
                 latency_ms: number;
                 input_tokens: number;
                 output_tokens: number;
+                /** @description An embedding model's vector length; 0 for other kinds. */
+                dimensions?: number;
             };
         };
         /** @description A function tool: chat completions nest it (`{"type":"function", "function":{"name",...}}`), the Responses API does not (`{"type":"function","name",...}`); both are read. Only function tools can be sent. */
@@ -5314,6 +5331,16 @@ export interface operations {
                     context_window?: number;
                     /** @default true */
                     enabled?: boolean;
+                    /**
+                     * @description What the model is for; embedding and rerank models need provider `openai`.
+                     * @default chat
+                     * @enum {string}
+                     */
+                    kind?: "chat" | "embedding" | "rerank";
+                    /** @description Embedding models only: the vector length, sent to the provider as `dimensions`; 0 (default) takes what the model returns. */
+                    dimensions?: number;
+                    /** @description Embedding models only: the platform's default embedding model. At most one model is the default (400 naming `default` otherwise). */
+                    default?: boolean;
                 };
             };
         };
@@ -5409,6 +5436,15 @@ export interface operations {
                     capabilities?: components["schemas"]["Capabilities"];
                     context_window?: number;
                     enabled?: boolean;
+                    /**
+                     * @description What the model is for; embedding and rerank models need provider `openai`.
+                     * @enum {string}
+                     */
+                    kind?: "chat" | "embedding" | "rerank";
+                    /** @description Embedding models only: the vector length, sent to the provider as `dimensions`; 0 (default) takes what the model returns. */
+                    dimensions?: number;
+                    /** @description Embedding models only: the platform's default embedding model. At most one model is the default (400 naming `default` otherwise). */
+                    default?: boolean;
                 };
             };
         };
@@ -6890,7 +6926,9 @@ export interface operations {
     };
     listModels: {
         parameters: {
-            query?: never;
+            query?: {
+                kind?: "chat" | "embedding" | "rerank";
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -41,4 +41,33 @@
 // prompt counts every message's content, tool-call names and arguments; the
 // completion counts the reply's text, tool names and arguments.
 // [Reply.Usage] overrides the count.
+//
+// # Embeddings and rerank
+//
+// POST /v1/embeddings answers as OpenAI's embeddings API does, with a
+// deterministic hashed bag of words (see [Embed]): lowercase words, CJK
+// characters and CJK character pairs are hashed into buckets holding term
+// frequencies, and the vector is L2-normalised, so texts sharing words are
+// closer than texts sharing none. The vector length is N when the model
+// name ends in "-dim<N>" (e.g. "fake-embed-dim64": a model of fixed length
+// that, like many local models, ignores the request's dimensions), else the
+// request's dimensions, else [DefaultDimensions]. input is a string, an
+// array of strings, an array of tokens or an array of token arrays;
+// encoding_format is "float" (the default) or "base64". Like OpenAI it
+// answers 400 with an invalid_request_error for a missing model, a missing
+// or empty input (an empty string included), more than [MaxEmbedInputs]
+// inputs, an input over [MaxEmbedTokens] tokens (ceil(runes/4), or the
+// token array's length), an unknown encoding_format and dimensions below 1
+// (or above [MaxEmbedDims]). usage.prompt_tokens sums the inputs' tokens.
+//
+// POST /v1/rerank answers in the Jina shape ({model, query, documents,
+// top_n, return_documents} in; {results:[{index, relevance_score,
+// document}]} out, best first): the score is the cosine of the query's and
+// the document's fake embeddings. A missing model or query, no documents
+// or top_n below 1 is a 400.
+//
+// [Server.FailEmbeddings] makes the next n embedding or rerank requests
+// fail, e.g. with 429 and Retry-After, to test retries;
+// [Server.EmbedStats] (and GET /v1/fake/stats) counts the requests and
+// inputs received, to test batching.
 package fakellm

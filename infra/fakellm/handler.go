@@ -17,15 +17,19 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /chat/completions", s.completions)
 	mux.HandleFunc("GET /v1/models", s.models)
 	mux.HandleFunc("GET /models", s.models)
+	mux.HandleFunc("POST /v1/embeddings", s.embeddings)
+	mux.HandleFunc("POST /embeddings", s.embeddings)
+	mux.HandleFunc("POST /v1/rerank", s.rerank)
+	mux.HandleFunc("POST /rerank", s.rerank)
+	mux.HandleFunc("GET /v1/fake/stats", s.serveStats)
 	return mux
 }
 
 func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
-	auth := r.Header.Get("Authorization")
-	if s.cfg.apiKey != "" && auth != "Bearer "+s.cfg.apiKey {
-		writeError(w, Fail(http.StatusUnauthorized, "Incorrect API key provided."), "")
+	if !s.authorised(w, r) {
 		return
 	}
+	auth := r.Header.Get("Authorization")
 	var wr wireRequest
 	if err := json.NewDecoder(r.Body).Decode(&wr); err != nil {
 		writeError(w, Fail(http.StatusBadRequest, "invalid JSON body: "+err.Error()), "")

@@ -20,14 +20,16 @@ type Server struct {
 	cfg config
 	seq atomic.Int64 // numbers completions and generated tool-call IDs
 
-	mu       sync.Mutex
-	queue    []Reply
-	rules    []rule
-	records  []Request // a ring of at most cfg.recordLimit requests
-	next     int       // where the next record goes once the ring is full
-	httpSrv  *http.Server
-	baseURL  string
-	listener net.Listener
+	mu          sync.Mutex
+	queue       []Reply
+	rules       []rule
+	records     []Request    // a ring of at most cfg.recordLimit requests
+	next        int          // where the next record goes once the ring is full
+	embedFaults []EmbedFault // faults.go
+	stats       EmbedStats
+	httpSrv     *http.Server
+	baseURL     string
+	listener    net.Listener
 }
 
 type rule struct {
@@ -111,11 +113,13 @@ func (s *Server) Requests() []Request {
 	return append(out, s.records[:s.next]...)
 }
 
-// Reset forgets the recorded requests, the queue and the rules.
+// Reset forgets the recorded requests, the queue, the rules, the
+// embedding faults and the embedding counters.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.records, s.next, s.queue, s.rules = nil, 0, nil, nil
+	s.embedFaults, s.stats = nil, EmbedStats{}
 }
 
 // keep records r for Requests.

@@ -39,12 +39,25 @@ type Factory struct {
 	HTTPClient *http.Client
 	// ProbeTimeout bounds Probe; zero means DefaultProbeTimeout.
 	ProbeTimeout time.Duration
+	// EmbedBatch is the most texts Embed sends in one request; zero means
+	// DefaultEmbedBatch.
+	EmbedBatch int
+	// RetryAttempts is how often Embed and Rerank try one request when the
+	// provider answers 429 or 5xx; zero means DefaultRetryAttempts.
+	RetryAttempts int
+	// RetryMaxWait bounds each pause between tries; zero means
+	// DefaultRetryMaxWait.
+	RetryMaxWait time.Duration
 }
 
 // ChatModel returns a chat model for m that can bind tools. It returns an
-// error matching errs.ErrInvalid for an unknown provider, a malformed base
-// URL, or a Gemini model without an API key.
+// error matching errs.ErrInvalid for a model of another kind than chat, an
+// unknown provider, a malformed base URL, or a Gemini model without an API
+// key.
 func (f Factory) ChatModel(ctx context.Context, m llm.Model) (model.ToolCallingChatModel, error) {
+	if !m.IsChat() {
+		return nil, errs.Invalid("model_id", "model %q is of kind %q, not a chat model", m.ID, m.KindOrChat())
+	}
 	switch m.Provider {
 	case llm.ProviderOpenAI:
 		return f.openAI(ctx, m)

@@ -41,6 +41,7 @@ func migrations() []migration {
 		{Version: 18, Name: "traces", Up: up0018},
 		{Version: 19, Name: "app_conversation_templates", Up: up0019},
 		{Version: 20, Name: "workflow_run_conversations", Up: up0020},
+		{Version: 21, Name: "model_kinds", Up: up0021},
 	}
 }
 

@@ -31,6 +31,9 @@ type modelRow struct {
 	Capabilities  string // JSON object
 	ContextWindow int
 	Enabled       bool
+	Kind          string
+	Dimensions    int
+	IsDefault     bool
 	Source        string
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
@@ -51,6 +54,7 @@ func (s *ModelStore) toRow(m *llm.Model) (*modelRow, error) {
 		ID: m.ID, Name: m.Name, Provider: m.Provider, BaseURL: m.BaseURL,
 		APIKey: key, APIKeyEnv: m.APIKeyEnv, Model: m.Model, Capabilities: string(caps),
 		ContextWindow: m.ContextWindow, Enabled: m.Enabled, Source: m.Source,
+		Kind: m.KindOrChat(), Dimensions: m.Dimensions, IsDefault: m.Default,
 		CreatedAt: dbTime(m.CreatedAt), UpdatedAt: dbTime(m.UpdatedAt),
 	}, nil
 }
@@ -64,6 +68,7 @@ func (s *ModelStore) fromRow(r *modelRow) (*llm.Model, error) {
 		ID: r.ID, Name: r.Name, Provider: r.Provider, BaseURL: r.BaseURL,
 		APIKey: key, APIKeyEnv: r.APIKeyEnv, Model: r.Model,
 		ContextWindow: r.ContextWindow, Enabled: r.Enabled, Source: r.Source,
+		Kind: r.Kind, Dimensions: r.Dimensions, Default: r.IsDefault,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 	if err := json.Unmarshal([]byte(r.Capabilities), &m.Capabilities); err != nil {
@@ -94,9 +99,11 @@ func (s *ModelStore) open(sealed string) (string, error) {
 
 func modelNotFound(id string) error { return errs.NotFound("model", id) }
 
-// CreateModel stores m with its API key sealed, setting its timestamps. It
-// returns errs.ErrConflict when the ID is taken.
+// CreateModel stores m with its API key sealed, setting its timestamps
+// and an empty kind to llm.KindChat. It returns errs.ErrConflict when the
+// ID is taken.
 func (s *ModelStore) CreateModel(ctx context.Context, m *llm.Model) error {
+	m.Kind = m.KindOrChat()
 	row, err := s.toRow(m)
 	if err != nil {
 		return fmt.Errorf("sqlstore: create model %s: %w", m.ID, err)

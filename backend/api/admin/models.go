@@ -28,6 +28,9 @@ type modelRequest struct {
 	Capabilities  *llm.Capabilities `json:"capabilities"`
 	ContextWindow *int              `json:"context_window"`
 	Enabled       *bool             `json:"enabled"`
+	Kind          *string           `json:"kind"`
+	Dimensions    *int              `json:"dimensions"`
+	Default       *bool             `json:"default"`
 }
 
 func deref[T any](p *T, def T) T {
@@ -61,6 +64,7 @@ func (h Models) Create(ctx context.Context, c *app.RequestContext) error {
 		ID: req.ID, Name: deref(req.Name, ""), Provider: req.Provider, BaseURL: deref(req.BaseURL, ""),
 		APIKey: deref(req.APIKey, ""), Model: deref(req.Model, ""), Capabilities: deref(req.Capabilities, llm.Capabilities{}),
 		ContextWindow: deref(req.ContextWindow, 0), Enabled: deref(req.Enabled, true),
+		Kind: deref(req.Kind, llm.KindChat), Dimensions: deref(req.Dimensions, 0), Default: deref(req.Default, false),
 	})
 	if err != nil {
 		return err
@@ -94,6 +98,7 @@ func (h Models) Update(ctx context.Context, c *app.RequestContext) error {
 	m, err := h.Registry.Update(ctx, c.Param("id"), modelreg.Patch{
 		Name: req.Name, BaseURL: req.BaseURL, APIKey: req.APIKey, Model: req.Model,
 		Capabilities: req.Capabilities, ContextWindow: req.ContextWindow, Enabled: req.Enabled,
+		Kind: req.Kind, Dimensions: req.Dimensions, Default: req.Default,
 	})
 	if err != nil {
 		return err
@@ -112,7 +117,9 @@ func (h Models) Delete(ctx context.Context, c *app.RequestContext) error {
 }
 
 // Test answers POST /api/admin/models/:id/test: one short request to the
-// model, with its reply, latency and tokens, or the error it gave.
+// model (a prompt for a chat model, one word to embed for an embedding
+// model, two texts to rank for a rerank model), with its reply, latency,
+// tokens and an embedding's dimensions, or the error it gave.
 func (h Models) Test(ctx context.Context, c *app.RequestContext) error {
 	res, err := h.Registry.Test(ctx, c.Param("id"))
 	if err != nil {
@@ -120,7 +127,7 @@ func (h Models) Test(ctx context.Context, c *app.RequestContext) error {
 	}
 	httpx.OK(c, map[string]any{
 		"ok": res.OK, "reply": res.Reply, "error": res.Error, "latency_ms": res.Latency.Milliseconds(),
-		"input_tokens": res.InputTokens, "output_tokens": res.OutputTokens,
+		"input_tokens": res.InputTokens, "output_tokens": res.OutputTokens, "dimensions": res.Dimensions,
 	})
 	return nil
 }

@@ -87,6 +87,9 @@ type ModelDTO struct {
 	Capabilities  llm.Capabilities `json:"capabilities"`
 	ContextWindow int              `json:"context_window"`
 	Enabled       bool             `json:"enabled"`
+	Kind          string           `json:"kind"`
+	Dimensions    int              `json:"dimensions"`
+	Default       bool             `json:"default"`
 	Source        string           `json:"source"`
 	HasAPIKey     bool             `json:"has_api_key"`
 	APIKeyEnv     string           `json:"api_key_env,omitempty"`
@@ -96,5 +99,6 @@ type ModelDTO struct {
 func NewModelDTO(m llm.Model) ModelDTO {
 	return ModelDTO{ID: m.ID, Name: m.Name, Provider: m.Provider, BaseURL: m.BaseURL, Model: m.Model,
 		Capabilities: m.Capabilities, ContextWindow: m.ContextWindow, Enabled: m.Enabled, Source: m.Source,
+		Kind: m.KindOrChat(), Dimensions: m.Dimensions, Default: m.Default,
 		HasAPIKey: m.APIKey != "", APIKeyEnv: m.APIKeyEnv}
 }

@@ -44,6 +44,7 @@ func runFakeLLM(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "fakellm: serving an OpenAI-compatible API; use base URL %s (any model name, any key)\n", baseURL)
 	fmt.Fprintln(stdout, `fakellm: it echoes the user; "#call <tool> <json args>" calls an offered tool; a tool result is answered "tool said: ..."`)
+	fmt.Fprintln(stdout, "fakellm: /v1/embeddings answers deterministic bag-of-words vectors (256 dimensions unless asked), /v1/rerank their cosine; GET /v1/fake/stats counts them")
 	<-ctx.Done()
 	return srv.Close()
 }

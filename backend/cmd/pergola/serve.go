@@ -124,7 +124,9 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		return api.Deps{}, cleanup, err
 	}
 	modelHTTP := provider.NewHTTPClient(provider.Pool{}) // one bounded pool for every model call
-	registry := modelreg.New(cache.models(db), models, prober{provider.Factory{HTTPClient: modelHTTP}})
+	modelCalls := provider.Factory{HTTPClient: modelHTTP}
+	registry := modelreg.New(cache.models(db), models, prober{modelCalls},
+		modelreg.WithEmbedder(modelCalls), modelreg.WithReranker(modelCalls))
 	plugins, err := newPlugins(db, ident, cfg, box, log, reg)
 	if err != nil {
 		return api.Deps{}, cleanup, err

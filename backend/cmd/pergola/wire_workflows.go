@@ -132,6 +132,9 @@ func (p modelProvider) ChatModel(ctx context.Context, id string) (model.ToolCall
 	if !m.Enabled {
 		return nil, errs.Invalid("model_id", "model %q is disabled", id)
 	}
+	if !m.IsChat() {
+		return nil, errs.Invalid("model_id", "model %q is of kind %q, not a chat model; pick one of GET /api/models", id, m.KindOrChat())
+	}
 	return p.factory.ChatModel(ctx, *m)
 }
 
