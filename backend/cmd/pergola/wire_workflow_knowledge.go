@@ -17,6 +17,7 @@ import (
 	knowledgeapp "github.com/pergola-ai/pergola/application/knowledge"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/knowledge"
+	"github.com/pergola-ai/pergola/domain/llm"
 	wf "github.com/pergola-ai/pergola/workflow"
 )
 
@@ -29,16 +30,36 @@ type workflowKnowledge struct {
 	// docs reads a written document's state while the writer node waits
 	// for its indexing.
 	docs knowledge.DocumentStore
-	// rerank is the model a node asking for rerank uses ("" skips it).
-	rerank string
+	// models finds the rerank model of a node asking for rerank.
+	models rerankModels
 	// poll is the pause between two looks at a document being indexed.
 	poll time.Duration
 }
 
-// newWorkflowKnowledge returns the port; rerank names the platform's
-// rerank model ("" when there is none).
-func newWorkflowKnowledge(svc *knowledgeapp.Service, docs knowledge.DocumentStore, rerank string) wf.Knowledge {
-	return workflowKnowledge{svc: svc, docs: docs, rerank: rerank, poll: 100 * time.Millisecond}
+// rerankModels lists the models of a kind; the model registry is one.
+type rerankModels interface {
+	ByKind(ctx context.Context, kind string) ([]llm.Model, error)
+}
+
+// newWorkflowKnowledge returns the port.
+func newWorkflowKnowledge(svc *knowledgeapp.Service, docs knowledge.DocumentStore, models rerankModels) wf.Knowledge {
+	return workflowKnowledge{svc: svc, docs: docs, models: models, poll: 100 * time.Millisecond}
+}
+
+// rerankModel is the platform's rerank model: the first enabled model of
+// kind rerank, "" (no rerank, as Coze without a reranker) when there is
+// none.
+func (k workflowKnowledge) rerankModel(ctx context.Context) (string, error) {
+	models, err := k.models.ByKind(ctx, llm.KindRerank)
+	if err != nil {
+		return "", fmt.Errorf("rerank model: %w", err)
+	}
+	for _, m := range models {
+		if m.Enabled {
+			return m.ID, nil
+		}
+	}
+	return "", nil
 }
 
 // Retrieve recalls through the service's Recall: knowledge bases that do
@@ -46,7 +67,10 @@ func newWorkflowKnowledge(svc *knowledgeapp.Service, docs knowledge.DocumentStor
 func (k workflowKnowledge) Retrieve(ctx context.Context, q wf.KnowledgeQuery) ([]wf.KnowledgeChunk, error) {
 	r := knowledge.Retrieval{Strategy: strategyOf(q.Strategy), TopK: q.TopK, MinScore: q.MinScore, Rewrite: q.Rewrite}
 	if q.Rerank {
-		r.RerankModel = k.rerank
+		var err error
+		if r.RerankModel, err = k.rerankModel(ctx); err != nil {
+			return nil, err
+		}
 	}
 	history := make([]string, 0, len(q.History))
 	for _, m := range q.History {
