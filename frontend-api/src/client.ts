@@ -9,6 +9,7 @@ import type { ErrorStyle } from "./errors.js";
 import { admin } from "./groups/admin.js";
 import { bots } from "./groups/bots.js";
 import { apps, plugins, tables } from "./groups/builder.js";
+import { knowledge } from "./groups/knowledge.js";
 import { members, models, tokens, workspaces } from "./groups/console.js";
 import { coze } from "./groups/coze.js";
 import { traces, usage } from "./groups/observe.js";
@@ -199,6 +200,8 @@ export class PergolaClient implements Caller {
   readonly plugins = plugins(this);
   /** Tables: rows, SQL, CSV. */
   readonly tables = tables(this);
+  /** Knowledge bases: documents, chunks, indexing progress, retrieval tests. */
+  readonly knowledge = knowledge(this);
   /** Apps. */
   readonly apps = apps(this);
   /** Usage by workspace, bot, model and day. */
