@@ -1,8 +1,3 @@
-//go:build kbapp
-
-// Built with -tags kbapp until the knowledge service (application/knowledge)
-// is wired into the server; then the tag goes.
-
 package main
 
 import (

@@ -142,7 +142,16 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	bots := newBots(db, ident, registry, append(append(append(plugins.bind, tables.bind...), wft.bind()...), channelBinding(db), cache.bots(),
 		botapp.WithApps(apps))...)
 	convs := newConversations(db, ident, bots)
-	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc, nil /* knowledge: see wire_workflow_knowledge.go */, shared.queue, cfg, log, cache, obs.runs, traces.workflows)
+	files, err := newFiles(ctx, cfg, db, ident, log)
+	if err != nil {
+		return api.Deps{}, cleanup, err
+	}
+	know, err := newKnowledge(ctx, cfg, db, ident, registry, modelHTTP, files, shared.queue, log, &cleanups)
+	if err != nil {
+		return api.Deps{}, cleanup, err
+	}
+	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc,
+		newWorkflowKnowledge(know, db.Knowledge(), registry), shared.queue, cfg, log, cache, obs.runs, traces.workflows)
 	cleanups = append(cleanups, stopWorkflows)
 	if err != nil {
 		return api.Deps{}, cleanup, err
@@ -151,14 +160,6 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	tools := append(append(plugins.tools, tables.tools...), wft.tools()...)
 	chatStore, stopRecovery, err := chatRecovery(ctx, db, cfg, log)
 	cleanups = append(cleanups, stopRecovery)
-	if err != nil {
-		return api.Deps{}, cleanup, err
-	}
-	files, err := newFiles(ctx, cfg, db, ident, log)
-	if err != nil {
-		return api.Deps{}, cleanup, err
-	}
-	know, err := newKnowledge(ctx, cfg, db, ident, registry, modelHTTP, files, shared.queue, log, &cleanups)
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}

@@ -1,9 +1,3 @@
-//go:build kbapp
-
-// Built with -tags kbapp until the knowledge service (application/knowledge)
-// lands: serve.go then passes newWorkflowKnowledge to newWorkflows and the
-// tag goes.
-
 package main
 
 import (
