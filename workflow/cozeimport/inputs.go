@@ -51,6 +51,10 @@ type cozeInputs struct {
 	Code     string     `json:"code"`
 	Language flexString `json:"language"`
 
+	DatasetParam       []*cozeParam        `json:"datasetParam"`
+	StrategyParam      *knowledgeStrategy  `json:"strategyParam"`
+	ChatHistorySetting *chatHistorySetting `json:"chatHistorySetting"`
+
 	DatabaseInfoList []struct {
 		DatabaseInfoID flexString `json:"databaseInfoID"`
 	} `json:"databaseInfoList"`

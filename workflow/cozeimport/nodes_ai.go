@@ -109,6 +109,13 @@ func convertLLM(nc *nodeConv) error {
 	if flows := nc.llmWorkflows(); len(flows) > 0 {
 		cfg["workflows"] = flows
 	}
+	k, err := nc.llmKnowledge()
+	if err != nil {
+		return err
+	}
+	if k != nil {
+		cfg["knowledge"] = k
+	}
 	if backup := nc.backupModel(); backup != "" {
 		cfg["backup_model_id"] = backup
 	}
@@ -132,15 +139,11 @@ func (nc *nodeConv) backupModel() string {
 	return nc.modelID(string(p.ModelType))
 }
 
-// llmTools converts the plugin tools of an LLM node; workflow and
-// knowledge skills are reported.
+// llmTools converts the plugin tools of an LLM node.
 func (nc *nodeConv) llmTools() []map[string]any {
 	fc := nc.in.FCParam
 	if fc == nil {
 		return nil
-	}
-	if len(fc.KnowledgeFCParam) > 0 && string(fc.KnowledgeFCParam) != "null" {
-		nc.flag("knowledge skills are left out: Pergola has no knowledge retrieval")
 	}
 	var tools []map[string]any
 	if fc.PluginFCParam != nil {

@@ -153,16 +153,16 @@ func TestMalformedCanvases(t *testing.T) {
 
 // TestAllowPartialKeepsAFailingPlaceholder and a canvas given as a string.
 func TestAllowPartialKeepsAFailingPlaceholder(t *testing.T) {
-	canvas, _ := json.Marshal(string(oneNode(`{"id":"7","type":"6","data":{"outputs":[{"name":"outputList","type":"list"}]}}`)))
+	canvas, _ := json.Marshal(string(oneNode(`{"id":"7","type":"16","data":{"outputs":[{"name":"data","type":"string"}]}}`)))
 	res, err := Convert(canvas, Options{AllowPartial: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := res.Definition.Nodes[1]
-	if n.ID != "n7" || n.Type != "code" || len(n.Outputs) != 1 || !strings.Contains(string(n.Config), "Coze node 7 (type 6) was not converted") {
+	if n.ID != "n7" || n.Type != "code" || len(n.Outputs) != 1 || !strings.Contains(string(n.Config), "Coze node 7 (type 16) was not converted") {
 		t.Fatalf("placeholder = %+v %s", n, n.Config)
 	}
-	if got := res.Report.UnsupportedText(); !strings.HasPrefix(got, "nodes[7] (type 6): Coze knowledge retriever") {
+	if got := res.Report.UnsupportedText(); !strings.HasPrefix(got, "nodes[7] (type 16): Coze image") {
 		t.Fatalf("UnsupportedText = %q", got)
 	}
 }

@@ -188,6 +188,12 @@ func outputRenames(cozeType string) map[string]string {
 		return map[string]string{"isSuccess": "success"}
 	case "22":
 		return map[string]string{"classificationId": "classification_id"}
+	case "6":
+		return map[string]string{"outputList": "chunks"}
+	case "27":
+		return map[string]string{"documentId": "document_id", "fileName": "file_name", "fileUrl": "file_url"}
+	case "60":
+		return map[string]string{"isSuccess": "success"}
 	case "18":
 		return map[string]string{"USER_RESPONSE": "answer", "optionContent": "answer", "optionId": "option_index"}
 	}
