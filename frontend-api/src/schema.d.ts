@@ -4231,6 +4231,10 @@ export interface components {
             tables?: {
                 [key: string]: components["schemas"]["ID"];
             };
+            /** @description Coze dataset id to a Pergola knowledge base id, for knowledge nodes and LLM nodes with knowledge. A node naming an unmapped dataset cannot be converted: the import answers 400 naming it, or with allow_partial keeps the node as a placeholder that fails when reached. */
+            knowledge?: {
+                [key: string]: components["schemas"]["ID"];
+            };
             /** @description Coze workflow id to a published Pergola workflow. */
             workflows?: {
                 [key: string]: {
