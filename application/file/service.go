@@ -6,6 +6,7 @@
 package file
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/file"
@@ -81,11 +83,35 @@ func (s *Service) Upload(ctx context.Context, p identity.Principal, in UploadInp
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(in.Data)
-	f := &file.File{ID: s.ids.Next(), WorkspaceID: ws, UserID: p.UserID, Name: name, MimeType: mimeType,
-		Bytes: int64(len(in.Data)), SHA256: hex.EncodeToString(sum[:]), CreatedAt: s.now().UTC()}
+	return s.keep(ctx, ws, p.UserID, name, mimeType, in.Data)
+}
+
+// Keep stores bytes as a file of a workspace for another use case that
+// checked its caller already (a knowledge document given as base64
+// content): the same checks as Upload but no caller's, except that text
+// Upload refuses by its type (HTML, markdown that sniffs as HTML) is kept
+// as text/plain, so it is never served as a page. Errors as Upload.
+func (s *Service) Keep(ctx context.Context, workspaceID, userID int64, name string, data []byte) (*file.File, error) {
+	if int64(len(data)) > s.maxBytes {
+		return nil, TooLarge(int64(len(data)), s.maxBytes)
+	}
+	name = file.CleanName(name)
+	mimeType, err := file.Classify(name, data)
+	if err != nil && len(data) > 0 && utf8.Valid(data) && !bytes.ContainsRune(data, 0) {
+		mimeType, err = "text/plain", nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.keep(ctx, workspaceID, userID, name, mimeType, data)
+}
+
+func (s *Service) keep(ctx context.Context, ws, userID int64, name, mimeType string, data []byte) (*file.File, error) {
+	sum := sha256.Sum256(data)
+	f := &file.File{ID: s.ids.Next(), WorkspaceID: ws, UserID: userID, Name: name, MimeType: mimeType,
+		Bytes: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), CreatedAt: s.now().UTC()}
 	f.StorageKey = file.StorageKey(ws, f.ID)
-	return f, s.save(ctx, f, in.Data)
+	return f, s.save(ctx, f, data)
 }
 
 // TooLargeError is an upload past the size limit. It matches

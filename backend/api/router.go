@@ -20,6 +20,7 @@ import (
 	"github.com/pergola-ai/pergola/application/conversation"
 	fileapp "github.com/pergola-ai/pergola/application/file"
 	"github.com/pergola-ai/pergola/application/identity"
+	knowledgeapp "github.com/pergola-ai/pergola/application/knowledge"
 	"github.com/pergola-ai/pergola/application/mcpserver"
 	"github.com/pergola-ai/pergola/application/modelreg"
 	"github.com/pergola-ai/pergola/application/plugin"
@@ -49,13 +50,14 @@ type Deps struct {
 	Tables       *table.Service
 	Workflows    *workflowapp.Service
 	Channels     *channelapp.Service
-	Inbound      *channelapp.Runtime // the channels' inbound events; nil: answered 503
-	WebChat      *webchatapp.Service // the hosted web chat; nil: answered 503
-	MCP          *mcpserver.Service  // the MCP server's tools; nil: /mcp answered 503
-	Usage        *usageapp.Service   // GET /api/usage; nil: answered 503
-	Apps         *appapp.Service     // /api/apps; nil: answered 503
-	Files        *fileapp.Service    // /v1/files; nil: answered 503
-	Traces       *traceapp.Service   // GET /api/traces/{id}; nil: answered 503
+	Inbound      *channelapp.Runtime   // the channels' inbound events; nil: answered 503
+	WebChat      *webchatapp.Service   // the hosted web chat; nil: answered 503
+	MCP          *mcpserver.Service    // the MCP server's tools; nil: /mcp answered 503
+	Usage        *usageapp.Service     // GET /api/usage; nil: answered 503
+	Apps         *appapp.Service       // /api/apps; nil: answered 503
+	Files        *fileapp.Service      // /v1/files; nil: answered 503
+	Traces       *traceapp.Service     // GET /api/traces/{id}; nil: answered 503
+	Knowledge    *knowledgeapp.Service // /api/knowledge; nil: answered 503
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry
@@ -110,6 +112,7 @@ func Register(e *route.Engine, d Deps) {
 	registerApps(consoleGroup, d)
 	registerFiles(cozeGroup, d)
 	registerTraces(consoleGroup, d)
+	registerKnowledge(consoleGroup, d)
 	mcpapi.Register(e, mcpapi.Deps{Tools: d.MCP, Log: d.Log, Auth: middleware.Auth(d.Identity, guard),
 		RateLimit: middleware.RateLimit(d.Limiter, d.RateLimit), MaxBodyBytes: d.MaxBodyBytes})
 }

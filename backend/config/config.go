@@ -53,6 +53,7 @@ type Config struct {
 	Metrics           Metrics       `yaml:",inline"`           // bounds of the per-workspace, bot, workflow and tool series (metrics.go)
 	Files             Files         `yaml:",inline"`           // where uploads are kept and their size limit (files.go)
 	Traces            Traces        `yaml:",inline"`           // OTLP export of run traces (traces.go)
+	Knowledge         Knowledge     `yaml:",inline"`           // the knowledge index and its limits (knowledge.go)
 }
 
 // Defaults are the embedded-default settings.
@@ -77,6 +78,7 @@ func Defaults() Config {
 		Metrics:         DefaultMetrics(),
 		Files:           DefaultFiles(),
 		Traces:          DefaultTraces(),
+		Knowledge:       DefaultKnowledge(),
 	}
 }
 

@@ -9,6 +9,7 @@ func applyPartsEnv(cfg *Config, env Lookup) error {
 		func(e Lookup) error { return applyMetricsEnv(&cfg.Metrics, e) },
 		func(e Lookup) error { return applyFilesEnv(&cfg.Files, e) },
 		func(e Lookup) error { return applyTracesEnv(&cfg.Traces, e) },
+		func(e Lookup) error { return applyKnowledgeEnv(&cfg.Knowledge, e) },
 	} {
 		if err := apply(env); err != nil {
 			return err
@@ -20,7 +21,7 @@ func applyPartsEnv(cfg *Config, env Lookup) error {
 // validateParts checks each part of the settings kept in a file of its own.
 func (c Config) validateParts() error {
 	for _, validate := range []func() error{c.Edge.validate, c.Cache.validate, c.Metrics.validate,
-		c.Files.validate, c.Traces.validate} {
+		c.Files.validate, c.Traces.validate, c.Knowledge.validate} {
 		if err := validate(); err != nil {
 			return err
 		}

@@ -27,7 +27,7 @@ func (c Config) Redacted() []any {
 		"read_header_timeout", c.Edge.ReadHeaderTimeout.String(), "read_timeout", c.Edge.ReadTimeout.String(),
 		"idle_timeout", c.Edge.IdleTimeout.String(), "max_header_bytes", c.Edge.MaxHeaderBytes, "auth_failures_per_min", c.Edge.AuthFailures,
 		"trusted_proxies", c.Edge.TrustedProxies, "public_url", c.PublicURL, "channel_workers", c.ChannelWorkers,
-		"pprof_addr", c.PprofAddr, "cache_ttl", c.Cache.TTL.String(),
+		"pprof_addr", c.PprofAddr, "cache_ttl", c.Cache.TTL.String(), "vector_dsn", redactURL(c.Knowledge.VectorDSN),
 	}
 }
 
@@ -52,4 +52,15 @@ func redactDSN(dsn string) string {
 		return cred[:colon] + ":[redacted]" + dsn[at:]
 	}
 	return dsn
+}
+
+// redactURL hides the password of a URL DSN (postgres://user:pass@host/db).
+func redactURL(dsn string) string {
+	scheme, rest, ok := strings.Cut(dsn, "://")
+	at := strings.LastIndex(rest, "@")
+	if !ok || at < 0 {
+		return dsn
+	}
+	user, _, _ := strings.Cut(rest[:at], ":")
+	return scheme + "://" + user + ":[redacted]" + rest[at:]
 }

@@ -31,9 +31,10 @@ const (
 	ScopeTable     = "table"
 	ScopeWorkspace = "workspace"
 	ScopeAdmin     = "admin"
+	ScopeKnowledge = "knowledge"
 )
 
-var knownScopes = []string{ScopeAll, ScopeBot, ScopeChat, ScopeWorkflow, ScopePlugin, ScopeTable, ScopeWorkspace, ScopeAdmin}
+var knownScopes = []string{ScopeAll, ScopeBot, ScopeChat, ScopeWorkflow, ScopePlugin, ScopeTable, ScopeWorkspace, ScopeAdmin, ScopeKnowledge}
 
 // Token is a stored credential. Only the SHA-256 hash of the secret is kept:
 // with 256 random bits a fast hash is as safe as a slow one, and it lets a

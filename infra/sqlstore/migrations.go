@@ -42,6 +42,7 @@ func migrations() []migration {
 		{Version: 19, Name: "app_conversation_templates", Up: up0019},
 		{Version: 20, Name: "workflow_run_conversations", Up: up0020},
 		{Version: 21, Name: "model_kinds", Up: up0021},
+		{Version: 22, Name: "knowledge", Up: up0022},
 	}
 }
 
