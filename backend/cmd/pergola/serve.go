@@ -140,7 +140,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	wft := &workflowTools{store: db.Workflows()}
 	apps := appapp.New(db.Apps(), ident)
 	bots := newBots(db, ident, registry, append(append(append(plugins.bind, tables.bind...), wft.bind()...), channelBinding(db), cache.bots(),
-		botapp.WithApps(apps))...)
+		botapp.WithApps(apps), botapp.WithKnowledge(botKnowledge{db.Knowledge()}))...)
 	convs := newConversations(db, ident, bots)
 	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc, shared.queue, cfg, log, cache, obs.runs, traces.workflows)
 	cleanups = append(cleanups, stopWorkflows)
@@ -162,7 +162,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
-	chats := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, traces.chats)
+	chats := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, chatRecaller{know}, traces.chats)
 	if err := chats.Listen(ctx); err != nil {
 		return api.Deps{}, cleanup, fmt.Errorf("listen for chat cancels: %w", err)
 	}
@@ -177,8 +177,8 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		Apps:    apps,
 		Files:   files, UploadBytes: uploadBodyBytes(cfg), DocumentBytes: documentBodyBytes(cfg),
 		Traces:    traces.service(ident),
-		Knowledge: know,
-		Limiter:   shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
+		Knowledge: know, BotKnowledge: botKnowledge{db.Knowledge()},
+		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
 	}, cleanup, nil
 }
