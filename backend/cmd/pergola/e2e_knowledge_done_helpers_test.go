@@ -4,12 +4,11 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
-	"path/filepath"
+	"os"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/pergola-ai/pergola/infra/fakellm"
@@ -186,23 +185,15 @@ func registerDoneModels(t *testing.T, s *testServer, llm *fakellm.Server) {
 		"base_url": llm.BaseURL(), "api_key": "k", "model": "fake-embed"}).must(t, 201)
 }
 
-// lazyBinary builds the pergola binary the first time a subtest asks.
-func lazyBinary(t *testing.T) func(t *testing.T) string {
-	dir := t.TempDir()
-	var once sync.Once
-	var bin string
-	var err error
-	return func(t *testing.T) string {
-		t.Helper()
-		once.Do(func() {
-			bin = filepath.Join(dir, "pergola")
-			if out, e := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); e != nil {
-				err = fmt.Errorf("go build: %v\n%s", e, out)
-			}
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return bin
+// startSelf starts this test binary as a pergola server process (see
+// asServerEnv in TestMain), with env.
+func startSelf(t *testing.T, env map[string]string) *process {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
+	env = maps.Clone(env)
+	env[asServerEnv] = "1"
+	return startProcess(t, exe, env)
 }

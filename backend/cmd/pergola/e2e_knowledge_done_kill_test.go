@@ -4,7 +4,6 @@ import (
 	"maps"
 	"strings"
 	"testing"
-	"time"
 )
 
 // lockerChunks is how many chunks lockerParagraphs(lockerChunks) splits
@@ -21,23 +20,25 @@ var lockerStrategy = map[string]any{"chunk_type": 1, "separator": "\n\n", "max_t
 // the end it is ready with exactly its chunks, each once, or failed with a
 // reason. With twoProcs, documents and searches go through a second
 // process that indexes nothing and lives through the kill.
-func killWhileIndexing(t *testing.T, bin string, env map[string]string, twoProcs bool) {
-	env["PERGOLA_DATA_DIR"], env["PERGOLA_KNOWLEDGE_LEASE"] = t.TempDir(), "1s"
-	gate := fakeEmbeddings(t)
-	worker := startProcess(t, bin, env)
+func killWhileIndexing(t *testing.T, env map[string]string, twoProcs bool) {
+	// One deployment: its processes share the files' storage (and, on
+	// SQLite, the data directory the restarted process opens again).
+	env["PERGOLA_DATA_DIR"], env["PERGOLA_FILES_DIR"], env["PERGOLA_KNOWLEDGE_LEASE"] = t.TempDir(), t.TempDir(), "1s"
+	gate := newBatchGate(t)
+	worker := startSelf(t, env)
 	front := worker
 	if twoProcs {
 		waitFor(t, "the first process to bootstrap the database", func() bool { st, _, _ := rawStatus(worker.testServer, "/readyz"); return st == 200 })
 		frontEnv := maps.Clone(env)
 		frontEnv["PERGOLA_KNOWLEDGE_WORKERS"] = "0"
-		front = startProcess(t, bin, frontEnv)
+		front = startSelf(t, frontEnv)
 	}
 	forgetConnections()
-	k := kbOn(t, front.testServer, gate)
+	k := &kbSetup{s: front.testServer, ws: gate.register(t, front.testServer)}
 	kb := k.base(t, "Lockers", 0)
 	gate.hold(1)
 	doc := k.add(t, kb, map[string]any{"name": "lockers.txt", "text": lockerParagraphs(lockerChunks), "chunk_strategy": lockerStrategy})[0]
-	waitHeld(t, gate, "indexing to reach its second embedding batch")
+	gate.waitHeld(t, "indexing to reach its second embedding batch")
 	waitFor(t, "the first batch of chunks stored", func() bool { return chunkTotal(t, k, kb, doc) > 0 })
 	noPartialChunks(t, k, kb, doc, "while it is indexed")
 
@@ -46,28 +47,15 @@ func killWhileIndexing(t *testing.T, bin string, env map[string]string, twoProcs
 	if twoProcs {
 		noPartialChunks(t, k, kb, doc, "after its process was killed")
 	}
-	restarted := startProcess(t, bin, env)
+	restarted := startSelf(t, env)
 	forgetConnections()
 	if !twoProcs {
 		k.s = restarted.testServer
 	}
-	waitHeld(t, gate, "a new attempt to index the document")
+	gate.waitHeld(t, "a new attempt to index the document")
 	noPartialChunks(t, k, kb, doc, "while it is indexed again")
 	gate.release()
 	checkIndexedOnce(t, k, kb, doc)
-}
-
-// waitHeld waits until the gate holds an embedding request.
-func waitHeld(t *testing.T, gate *embedGate, what string) {
-	t.Helper()
-	gate.mu.Lock()
-	held := gate.held
-	gate.mu.Unlock()
-	select {
-	case <-held:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("waited 30s for %s", what)
-	}
 }
 
 // noPartialChunks wants the document not ready, and no search strategy
@@ -92,6 +80,7 @@ func noPartialChunks(t *testing.T, k *kbSetup, kb, doc, when string) {
 func checkIndexedOnce(t *testing.T, k *kbSetup, kb, doc string) {
 	t.Helper()
 	done := k.waitDone(t, kb, doc)[doc]
+	t.Logf("after the kill the document ended %s (%s)", str(done, "status_name"), str(done, "reason"))
 	switch done["status"].(float64) {
 	case 1:
 		if done["chunk_count"].(float64) != lockerChunks || done["progress"].(float64) != 100 {

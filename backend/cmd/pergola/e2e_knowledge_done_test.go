@@ -21,7 +21,6 @@ import (
 // takes them, chats through the other); and with pgvector as the vector
 // store. Then the server is killed with SIGKILL while it indexes.
 func TestKnowledgeDoneWhen(t *testing.T) {
-	bin := lazyBinary(t)
 	t.Run("sqlite", func(t *testing.T) {
 		t.Parallel()
 		s := startServer(t, map[string]string{"PERGOLA_EGRESS_ALLOW": "127.0.0.1"})
@@ -30,10 +29,12 @@ func TestKnowledgeDoneWhen(t *testing.T) {
 	t.Run("mariadb+redis two processes", func(t *testing.T) {
 		t.Parallel()
 		env := backends()[1].env(t)
-		env["PERGOLA_EGRESS_ALLOW"] = "127.0.0.1"
-		a := startProcess(t, bin(t), env)
+		// Processes of one deployment share the files' storage (a volume
+		// or S3): the worker of either reads the documents added to the other.
+		env["PERGOLA_EGRESS_ALLOW"], env["PERGOLA_FILES_DIR"] = "127.0.0.1", t.TempDir()
+		a := startSelf(t, env)
 		waitFor(t, "the first process to bootstrap the database", func() bool { st, _, _ := rawStatus(a.testServer, "/readyz"); return st == 200 })
-		b := startProcess(t, bin(t), env)
+		b := startSelf(t, env)
 		forgetConnections()
 		doneScenario(t, doneModel(t), a.testServer, b.testServer)
 	})
@@ -48,11 +49,11 @@ func TestKnowledgeDoneWhen(t *testing.T) {
 	t.Run("kill -9 while indexing", func(t *testing.T) {
 		t.Run("sqlite", func(t *testing.T) {
 			t.Parallel()
-			killWhileIndexing(t, bin(t), map[string]string{}, false)
+			killWhileIndexing(t, map[string]string{}, false)
 		})
 		t.Run("mariadb+redis two processes", func(t *testing.T) {
 			t.Parallel()
-			killWhileIndexing(t, bin(t), backends()[1].env(t), true)
+			killWhileIndexing(t, backends()[1].env(t), true)
 		})
 	})
 }
