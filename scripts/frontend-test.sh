@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The node tests of frontend-api/ against a live Pergola: builds the server,
 # starts the fake OpenAI-compatible model (`pergola fakellm`) and the server
-# on free loopback ports, the server with a fresh SQLite data dir and a
-# bootstrap admin (token + password), waits for both, then runs `npm test`
+# on free loopback ports, the server with a fresh SQLite data dir, a
+# bootstrap admin (token + password), a models file whose default
+# embedding model is the fake one, and loopback let through the egress
+# guard, waits for both, then runs `npm test`
 # in frontend-api/ with PERGOLA_BASE_URL, PERGOLA_TOKEN, PERGOLA_ADMIN_EMAIL,
 # PERGOLA_ADMIN_PASSWORD and PERGOLA_FAKE_LLM_URL (the fake model's OpenAI
 # base URL, http://127.0.0.1:PORT/v1) set. Both processes are stopped on

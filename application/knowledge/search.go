@@ -40,7 +40,7 @@ type RecallQuery struct {
 // would, returning the hits with their scores, documents and positions,
 // best first. It needs membership (errs.ErrNotFound for an unreachable
 // knowledge base); an empty query, a top_k over 50, a min_score outside
-// -1..1 or an unknown strategy fail with errs.ErrInvalid; a failing
+// 0..1 or an unknown strategy fail with errs.ErrInvalid; a failing
 // embedding or rerank model with errs.ErrUnavailable.
 func (s *Service) Search(ctx context.Context, p identity.Principal, knowledgeID int64, query string, r knowledge.Retrieval) ([]knowledge.Recalled, error) {
 	b, _, err := s.reach(ctx, p, knowledgeID)
@@ -127,7 +127,7 @@ func (s *Service) checkRetrieval(query string, r knowledge.Retrieval) (knowledge
 		return r, errs.Invalid("query", "is %d bytes long; at most %d are allowed", len(query), maxQueryLen)
 	case r.TopK < 0 || r.TopK > MaxTopK:
 		return r, errs.Invalid("top_k", "must be between 1 and %d, not %d", MaxTopK, r.TopK)
-	case r.MinScore < -1 || r.MinScore > 1:
+	case r.MinScore < 0 || r.MinScore > 1:
 		return r, errs.Invalid("min_score", "must be between 0 and 1, not %g", r.MinScore)
 	case r.Strategy != knowledge.StrategySemantic && r.Strategy != knowledge.StrategyHybrid && r.Strategy != knowledge.StrategyFullText:
 		return r, errs.Invalid("search_strategy", "must be 0 (semantic), 1 (hybrid) or 20 (full text), not %d", r.Strategy)

@@ -38,6 +38,7 @@ func registerDatasets(coze *route.RouterGroup, d Deps) {
 	coze.PUT("/v1/datasets/:dataset_id/images/:document_id", handle(h.UpdateImage))
 	coze.POST(documentCreatePath, handle(h.CreateDocuments))
 	coze.POST("/open_api/knowledge/document/list", handle(h.ListDocuments))
+	coze.GET("/open_api/knowledge/document/list", handle(h.ListDocuments)) // the SDK's deprecated knowledge.documents.list
 	coze.POST("/open_api/knowledge/document/update", handle(h.UpdateDocument))
 	coze.POST("/open_api/knowledge/document/delete", handle(h.DeleteDocuments))
 }

@@ -9,9 +9,9 @@ import type { ErrorStyle } from "./errors.js";
 import { admin } from "./groups/admin.js";
 import { bots } from "./groups/bots.js";
 import { apps, plugins, tables } from "./groups/builder.js";
+import { knowledge } from "./groups/knowledge.js";
 import { members, models, tokens, workspaces } from "./groups/console.js";
 import { coze } from "./groups/coze.js";
-import { knowledge } from "./groups/knowledge.js";
 import { traces, usage } from "./groups/observe.js";
 import { openai } from "./groups/openai.js";
 import { inbound, webchat } from "./groups/webchat.js";
@@ -200,10 +200,10 @@ export class PergolaClient implements Caller {
   readonly plugins = plugins(this);
   /** Tables: rows, SQL, CSV. */
   readonly tables = tables(this);
+  /** Knowledge bases: documents, chunks, indexing progress, retrieval tests. */
+  readonly knowledge = knowledge(this);
   /** Apps. */
   readonly apps = apps(this);
-  /** Knowledge bases: documents, chunks, indexing progress, the retrieval test. */
-  readonly knowledge = knowledge(this);
   /** Usage by workspace, bot, model and day. */
   readonly usage = usage(this);
   /** The span trees of chat turns and workflow runs. */

@@ -2129,7 +2129,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List a dataset's documents, by query (Coze knowledge.documents.list, deprecated)
+         * @description The same as the POST form, with the fields as query parameters: what @coze/api's deprecated knowledge.documents.list sends.
+         */
+        get: operations["cozeListDocumentsByQuery"];
         put?: never;
         /**
          * List a dataset's documents (Coze datasets.documents.list)
@@ -10756,6 +10760,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cozeListDocumentsByQuery: {
+        parameters: {
+            query: {
+                dataset_id: components["schemas"]["ID"];
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of documents. */
+            200: {
+                headers: {
+                    "X-Tt-Logid": components["headers"]["LogID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CozeDocumentListAnswer"];
                 };
             };
             400: components["responses"]["BadRequest"];

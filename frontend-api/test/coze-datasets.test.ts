@@ -1,8 +1,9 @@
 // Coze's official JS SDK, @coze/api, UNCHANGED (only `token` and
 // `baseURL`), against Pergola's knowledge routes: datasets.create / list /
 // update / delete / process, datasets.documents.create / list / update /
-// delete (POST /open_api/knowledge/document/*, sent with Agw-Js-Conv: str)
-// and datasets.images.list / update. Documents come as base64 (markdown,
+// delete (POST /open_api/knowledge/document/*, sent with Agw-Js-Conv: str),
+// the deprecated knowledge.documents.list (GET) and datasets.images.list /
+// update. Documents come as base64 (markdown,
 // PNG) and as a web page this test serves on 127.0.0.1 (the server's egress
 // guard lets loopback through, see scripts/frontend-test.sh); they are
 // indexed in the background with the platform's embedding model, the fake
@@ -164,6 +165,8 @@ describe("@coze/api datasets", () => {
     assert.equal(listed.total, 2);
     assert.deepEqual(listed.document_infos.map((d) => d.document_id).sort(), [md.document_id, web.document_id].sort());
     for (const d of listed.document_infos) assert.ok(d.slice_count > 0, `${d.name} has chunks`);
+    const deprecated = await sdk.knowledge.documents.list({ dataset_id: id, page: 1, page_size: 10 }); // sends GET
+    assert.deepEqual(deprecated.document_infos, listed.document_infos);
 
     const ds = (await sdk.datasets.list({ space_id: fx.workspaceId, page_size: 100 })).dataset_list.find((d) => d.dataset_id === id);
     assert.ok(ds, "the dataset is listed");

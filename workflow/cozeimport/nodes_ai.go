@@ -189,7 +189,11 @@ func withoutReasoning(outs []workflow.Param) []workflow.Param {
 }
 
 // llmWorkflows converts the workflow skills of an LLM node to workflow
-// tools, through the import's workflow mappings.
+// tools, through the import's workflow mappings. With
+// RequireWorkflowMappings (imports) a skill whose workflow is neither
+// imported nor mapped is left out and reported, as a sub-workflow node
+// in that case is kept as a placeholder (CheckReferences lets either
+// through only with AllowPartial).
 func (nc *nodeConv) llmWorkflows() []map[string]int64 {
 	fc := nc.in.FCParam
 	if fc == nil || fc.WorkflowFCParam == nil {
@@ -198,6 +202,11 @@ func (nc *nodeConv) llmWorkflows() []map[string]int64 {
 	var flows []map[string]int64
 	for _, w := range fc.WorkflowFCParam.WorkflowList {
 		ref, ok := nc.c.opts.Workflows[string(w.WorkflowID)]
+		if !ok && nc.c.opts.RequireWorkflowMappings {
+			nc.flag("workflow tool %s is left out: its workflow is neither in the import nor mapped "+
+				"(put its canvas in the export or the manifest, or map it in mappings.workflows)", w.WorkflowID)
+			continue
+		}
 		if !ok {
 			nc.flag("workflow %s is a Coze Studio workflow: import it and map it to a published Pergola workflow", w.WorkflowID)
 			ref.ID, _ = strconv.ParseInt(string(w.WorkflowID), 10, 64)

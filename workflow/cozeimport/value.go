@@ -45,6 +45,11 @@ func (nc *nodeConv) input(b *blockInput, field string) (workflow.Input, error) {
 		if name, ok := strings.CutPrefix(in.Variable, "app."); ok && err == nil {
 			nc.c.appVariableType(name, b.Type)
 		}
+		if b.Type != "" {
+			// Coze converts what a node reads to the type its input
+			// declares (coerce.go in the workflow package).
+			in.Schema = schemaOf(b.Type, b.AssistType, b.Schema)
+		}
 		return in, err
 	case "object_ref":
 		return nc.objectInput(b, field)

@@ -1,8 +1,10 @@
 package datasets
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/cloudwego/hertz/pkg/app"
 
@@ -71,30 +73,27 @@ func (h Handlers) adopt(ctx context.Context, p identity.Principal, before int64,
 	return nil
 }
 
+type listDocumentsRequest struct {
+	DatasetID idText `json:"dataset_id"`
+	Page      int    `json:"page"`
+	PageSize  int    `json:"page_size"`
+	Size      int    `json:"size"` // Coze Studio's name of page_size
+}
+
 // ListDocuments answers POST /open_api/knowledge/document/list
 // {dataset_id, page?, page_size? (or size)} with {code, msg, total,
-// document_infos}, newest first.
+// document_infos}, newest first. GET with the same query parameters is
+// what the SDK's deprecated knowledge.documents.list sends.
 func (h Handlers) ListDocuments(ctx context.Context, c *app.RequestContext) error {
-	var req struct {
-		DatasetID idText `json:"dataset_id"`
-		Page      int    `json:"page"`
-		PageSize  int    `json:"page_size"`
-		Size      int    `json:"size"` // Coze Studio's name of page_size
-	}
-	if err := httpx.BindJSON(c, &req); err != nil {
+	req, err := bindList(c)
+	if err != nil {
 		return err
 	}
 	id, err := req.DatasetID.parse("dataset_id", true)
 	if err != nil {
 		return err
 	}
-	page := identity.Page{Number: max(req.Page, 1), Size: req.PageSize}
-	if page.Size == 0 {
-		page.Size = req.Size
-	}
-	if page.Size == 0 {
-		page.Size = 10
-	}
+	page := identity.Page{Number: max(req.Page, 1), Size: cmp.Or(req.PageSize, req.Size, 10)}
 	p := httpx.Caller(c)
 	v, err := h.Svc.Get(ctx, p, id)
 	if err != nil {
@@ -110,6 +109,26 @@ func (h Handlers) ListDocuments(ctx context.Context, c *app.RequestContext) erro
 	}
 	httpx.Raw(c, map[string]any{"code": httpx.CodeOK, "msg": "", "total": total, "document_infos": infos})
 	return nil
+}
+
+// bindList reads a document list request from the JSON body (POST) or
+// the query (GET).
+func bindList(c *app.RequestContext) (listDocumentsRequest, error) {
+	var req listDocumentsRequest
+	if string(c.Method()) != "GET" {
+		return req, httpx.BindJSON(c, &req)
+	}
+	req.DatasetID = idText(c.Query("dataset_id"))
+	for name, dst := range map[string]*int{"page": &req.Page, "page_size": &req.PageSize, "size": &req.Size} {
+		if v := string(c.Query(name)); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return req, errs.Invalid(name, "must be an integer, got %q", v)
+			}
+			*dst = n
+		}
+	}
+	return req, nil
 }
 
 // UpdateDocument answers POST /open_api/knowledge/document/update

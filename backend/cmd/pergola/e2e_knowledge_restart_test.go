@@ -80,3 +80,36 @@ func checkLockerChunks(t *testing.T, k *kbSetup, kb, doc string) {
 		t.Fatalf("full-text search of one code = %q; want its chunk, once", texts)
 	}
 }
+
+// TestKnowledgeIndexedByAnotherProcess runs two servers on one MariaDB and
+// Redis: the one that takes the documents indexes nothing
+// (PERGOLA_KNOWLEDGE_WORKERS=0), the other's worker indexes them through
+// the shared queue, and both answer searches from the shared index. (The
+// processes share the files' directory: across machines the files go to
+// S3, PERGOLA_S3_ENDPOINT.)
+func TestKnowledgeIndexedByAnotherProcess(t *testing.T) {
+	b := backends()[1]
+	env := b.env(t)
+	env["PERGOLA_DATA_DIR"] = t.TempDir() // uploaded files on one disk, as S3 would share them
+	gate := fakeEmbeddings(t)
+	front := map[string]string{"PERGOLA_KNOWLEDGE_WORKERS": "0"}
+	for k, v := range env {
+		front[k] = v
+	}
+	k := kbOn(t, startServer(t, front), gate)
+	worker := startServer(t, env)
+	kb := k.base(t, "Handbook", 0)
+	ids := k.add(t, kb, map[string]any{"name": "office.txt", "text": kbText}, map[string]any{"name": "handbook.md", "content": b64(kbMarkdown), "file_type": "md"})
+	for id, p := range k.waitDone(t, kb, ids...) {
+		if p["status"].(float64) != 1 {
+			t.Fatalf("document %s = %v; want ready, indexed by the other process", id, p)
+		}
+	}
+	for _, s := range []*testServer{k.s, worker} {
+		r := s.call(t, "POST", "/api/knowledge/"+kb+"/search", bootstrapToken, map[string]any{"query": "paid leave", "top_k": 1}).must(t, 200)
+		hits := items(t, r.data, "hits")
+		if len(hits) != 1 || !strings.Contains(str(hits[0]["chunk"].(map[string]any), "text"), "30 days of paid leave") {
+			t.Fatalf("search on %s = %v", s.base, hits)
+		}
+	}
+}

@@ -175,11 +175,12 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		MCP:     newMCP(ident, bots, chats, workflows, log),
 		Usage:   newUsage(db, ident),
 		Apps:    apps,
-		Files:   files, UploadBytes: uploadBodyBytes(cfg), DocumentBytes: documentBodyBytes(cfg),
+		Files:   files, UploadBytes: uploadBodyBytes(cfg),
 		Traces:    traces.service(ident),
 		Knowledge: know, BotKnowledge: botKnowledge{db.Knowledge()},
 		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
+		DocumentBytes: documentBodyBytes(cfg),
 	}, cleanup, nil
 }
 
