@@ -10,7 +10,10 @@ import (
 // registerBots installs the bot and variable routes: Coze's on coze, the
 // builders' resource routes on console (/api).
 func registerBots(coze, console *route.RouterGroup, d Deps) {
-	cz := bots.Coze{Svc: d.Bots, Knowledge: d.BotKnowledge}
+	cz := bots.Coze{Svc: d.Bots}
+	if d.Knowledge != nil {
+		cz.Knowledge = d.Knowledge
+	}
 	if d.Workflows != nil {
 		cz.Workflows = d.Workflows
 	}

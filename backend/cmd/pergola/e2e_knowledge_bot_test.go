@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,9 +21,9 @@ Water the tomatoes every morning and the roses twice a week.
 The garden robot's secret code name is Marigold. It mows the lawn at night.
 `
 
-// TestKnowledgeBotE2E: a published bot with a knowledge base (auto call)
-// answers a question only its document answers, through /v3/chat
-// streamed and polled, on every back end. The fake model must receive the
+// TestKnowledgeBotE2E: a published bot with a knowledge base (auto call,
+// bound through Coze's bot API) answers a question only its document
+// answers, through /v3/chat streamed and polled, on every back end. The fake model must receive the
 // recalled chunk, and the chat's messages must hold the knowledge_recall
 // verbose message naming the document. A bot cannot bind another
 // workspace's knowledge base.
@@ -33,13 +32,8 @@ func TestKnowledgeBotE2E(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			c := newChatSetup(t, b)
 			s := c.s
-			if r := s.call(t, "POST", "/v1/datasets", bootstrapToken, map[string]any{}); r.status == 404 {
-				// Knowledge bases (issue 20) land branch by branch; this test
-				// runs once /v1/datasets is routed.
-				t.Skip("the knowledge routes are not wired in this build")
-			}
-			s.call(t, "POST", "/api/admin/models", bootstrapToken, map[string]any{"id": "embed", "name": "Embed", "kind": "embedding",
-				"dimensions": 64, "default": true, "provider": "openai", "base_url": c.llm.BaseURL(), "api_key": "k", "model": "fake-embed-dim64"}).must(t, 201)
+			s.call(t, "POST", "/api/admin/models", bootstrapToken, map[string]any{"id": "embed", "kind": "embedding",
+				"provider": "openai", "base_url": c.llm.BaseURL(), "api_key": "k", "model": "fake-embed"}).must(t, 201)
 			kb := knowledgeWithDoc(t, s, c.ws, "Garden", "garden.md", gardenDoc)
 			c.llm.When(func(r fakellm.Request) bool { return strings.Contains(r.Messages[0].Content, "Marigold") },
 				func(fakellm.Request) fakellm.Reply { return fakellm.Text("The robot is called Marigold.") })
@@ -59,8 +53,8 @@ func TestKnowledgeBotE2E(t *testing.T) {
 			t.Run("polled", func(t *testing.T) { knowledgePolled(t, c, botID, question) })
 			t.Run("another workspace's knowledge base", func(t *testing.T) {
 				other := str(s.call(t, "POST", "/api/workspaces", bootstrapToken, map[string]any{"name": "Other"}).must(t, 201).data, "id")
-				foreign := str(s.call(t, "POST", "/v1/datasets", bootstrapToken, map[string]any{"name": "Theirs", "space_id": other,
-					"format_type": 0}).must(t, 200).data, "dataset_id")
+				foreign := str(s.call(t, "POST", "/api/knowledge", bootstrapToken, map[string]any{"workspace_id": other, "name": "Theirs",
+					"format_type": 0}).must(t, 201).data, "id")
 				s.call(t, "POST", "/v1/bot/update", bootstrapToken, map[string]any{"bot_id": botID,
 					"knowledge": map[string]any{"dataset_ids": []string{kb, foreign}}}).fails(t, 400, 4000, "knowledge.dataset_ids[1]")
 			})
@@ -69,24 +63,22 @@ func TestKnowledgeBotE2E(t *testing.T) {
 }
 
 // knowledgeWithDoc creates a knowledge base in ws with one markdown
-// document, through Coze's dataset routes, and waits until it is indexed.
+// document, through the console's knowledge routes, and waits until it is
+// indexed.
 func knowledgeWithDoc(t *testing.T, s *testServer, ws, name, docName, text string) string {
 	t.Helper()
-	kb := str(s.call(t, "POST", "/v1/datasets", bootstrapToken, map[string]any{"name": name, "space_id": ws, "format_type": 0}).must(t, 200).data, "dataset_id")
-	kbID, _ := strconv.ParseInt(kb, 10, 64)
-	created := s.call(t, "POST", "/open_api/knowledge/document/create", bootstrapToken, map[string]any{"dataset_id": kbID,
-		"document_bases": []map[string]any{{"name": docName, "source_info": map[string]any{
-			"file_base64": base64.StdEncoding.EncodeToString([]byte(text)), "file_type": "md"}}},
-		"chunk_strategy": map[string]any{"chunk_type": 0}}).must(t, 200)
-	docs, _ := created.raw["document_infos"].([]any)
+	kb := str(s.call(t, "POST", "/api/knowledge", bootstrapToken, map[string]any{"workspace_id": ws, "name": name, "format_type": 0}).must(t, 201).data, "id")
+	added := s.call(t, "POST", "/api/knowledge/"+kb+"/documents", bootstrapToken, map[string]any{"documents": []map[string]any{
+		{"name": docName, "content": base64.StdEncoding.EncodeToString([]byte(text)), "file_type": "md"}}}).must(t, 201)
+	docs := items(t, added.data, "documents")
 	if len(docs) != 1 {
-		t.Fatalf("document create = %v", created.raw)
+		t.Fatalf("documents added = %v", added.data)
 	}
-	doc := docs[0].(map[string]any)["document_id"]
-	deadline := time.Now().Add(30 * time.Second)
+	doc := str(docs[0], "id")
+	deadline := time.Now().Add(60 * time.Second)
 	for {
-		progress := s.call(t, "POST", "/v1/datasets/"+kb+"/process", bootstrapToken, map[string]any{"document_ids": []any{doc}}).must(t, 200)
-		list := items(t, progress.data, "data")
+		progress := s.call(t, "GET", "/api/knowledge/"+kb+"/progress?document_ids="+doc, bootstrapToken, nil).must(t, 200)
+		list := items(t, progress.data, "items")
 		switch st, _ := list[0]["status"].(float64); st {
 		case 1:
 			return kb
@@ -94,7 +86,7 @@ func knowledgeWithDoc(t *testing.T, s *testServer, ws, name, docName, text strin
 			t.Fatalf("indexing failed: %v", list[0])
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("document not indexed after 30s: %v", list[0])
+			t.Fatalf("document not indexed after 60s: %v", list[0])
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -106,6 +98,9 @@ func knowledgeStreamed(t *testing.T, c *chatSetup, botID, question string) {
 	var answer strings.Builder
 	recalled := false
 	for _, e := range events {
+		if !strings.HasPrefix(e.name, "conversation.message.") {
+			continue
+		}
 		m := e.obj(t)
 		switch {
 		case e.name == "conversation.message.delta" && str(m, "type") == "answer":

@@ -84,7 +84,7 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	ln := newTrackingListener(raw, edgeLimits{header: cfg.Edge.ReadHeaderTimeout, request: cfg.Edge.ReadTimeout, maxBody: cfg.MaxBodyBytes})
 	hlog.SetLevel(hlog.LevelWarn)
 	h := server.New(server.WithListener(ln), server.WithTransport(standard.NewTransporter),
-		server.WithMaxRequestBodySize(max(cfg.MaxBodyBytes, uploadBodyBytes(cfg), documentBodyBytes(cfg))+hardBodySlack), server.WithHandleMethodNotAllowed(true), server.WithExitWaitTime(cfg.ShutdownTimeout),
+		server.WithMaxRequestBodySize(max(cfg.MaxBodyBytes, uploadBodyBytes(cfg))+hardBodySlack), server.WithHandleMethodNotAllowed(true), server.WithExitWaitTime(cfg.ShutdownTimeout),
 		server.WithDisablePrintRoute(true), server.WithSenseClientDisconnection(true),
 		server.WithReadTimeout(cfg.Edge.ReadTimeout), server.WithIdleTimeout(cfg.Edge.IdleTimeout), server.WithMaxHeaderBytes(cfg.Edge.MaxHeaderBytes))
 	deps, cleanup, err := features(ctx, cfg, db, box, models, log, reg, shared)
@@ -139,8 +139,16 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	cleanups = append(cleanups, tables.close)
 	wft := &workflowTools{store: db.Workflows()}
 	apps := appapp.New(db.Apps(), ident)
+	files, err := newFiles(ctx, cfg, db, ident, log)
+	if err != nil {
+		return api.Deps{}, cleanup, err
+	}
+	know, err := newKnowledge(ctx, cfg, db, ident, registry, modelHTTP, files, shared.queue, log, &cleanups)
+	if err != nil {
+		return api.Deps{}, cleanup, err
+	}
 	bots := newBots(db, ident, registry, append(append(append(plugins.bind, tables.bind...), wft.bind()...), channelBinding(db), cache.bots(),
-		botapp.WithApps(apps), botapp.WithKnowledge(botKnowledge{db.Knowledge()}))...)
+		botapp.WithApps(apps), botapp.WithKnowledge(know))...)
 	convs := newConversations(db, ident, bots)
 	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc, shared.queue, cfg, log, cache, obs.runs, traces.workflows)
 	cleanups = append(cleanups, stopWorkflows)
@@ -154,15 +162,8 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
-	files, err := newFiles(ctx, cfg, db, ident, log)
-	if err != nil {
-		return api.Deps{}, cleanup, err
-	}
-	know, err := newKnowledge(ctx, cfg, db, ident, registry, modelHTTP, files, shared.queue, log, &cleanups)
-	if err != nil {
-		return api.Deps{}, cleanup, err
-	}
-	chats := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, chatRecaller{know}, traces.chats)
+	chats := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, traces.chats,
+		chatRecaller{know})
 	if err := chats.Listen(ctx); err != nil {
 		return api.Deps{}, cleanup, fmt.Errorf("listen for chat cancels: %w", err)
 	}
@@ -177,10 +178,9 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		Apps:    apps,
 		Files:   files, UploadBytes: uploadBodyBytes(cfg),
 		Traces:    traces.service(ident),
-		Knowledge: know, BotKnowledge: botKnowledge{db.Knowledge()},
-		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
+		Knowledge: know,
+		Limiter:   shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
-		DocumentBytes: documentBodyBytes(cfg),
 	}, cleanup, nil
 }
 

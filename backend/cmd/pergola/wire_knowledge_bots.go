@@ -2,37 +2,22 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
-	"github.com/pergola-ai/pergola/domain/errs"
+	chatapp "github.com/pergola-ai/pergola/application/chat"
+	knowledgeapp "github.com/pergola-ai/pergola/application/knowledge"
 	"github.com/pergola-ai/pergola/domain/knowledge"
 )
 
-// botKnowledge names knowledge bases for bots, over the knowledge base
-// store: the bot use cases check a bot's bindings with it (botapp
-// WithKnowledge) and the Coze bot API lists knowledge_infos (api.Deps
-// BotKnowledge). Only bases of the workspace asked about are named, so
-// a bot can never bind, or even see the name of, another workspace's.
-type botKnowledge struct {
-	bases knowledge.BaseStore
+// chatRecaller lets bot turns recall through the knowledge service: the
+// runtime's RecallQuery is the service's, field for field. The service
+// reads only knowledge bases of the query's workspace.
+type chatRecaller struct {
+	svc *knowledgeapp.Service
 }
 
-// Names returns the names of the ids that are knowledge bases of the
-// workspace; unknown ids and other workspaces' are left out.
-func (k botKnowledge) Names(ctx context.Context, workspaceID int64, ids []int64) (map[int64]string, error) {
-	out := make(map[int64]string, len(ids))
-	for _, id := range ids {
-		b, err := k.bases.GetBase(ctx, id)
-		if errors.Is(err, errs.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("knowledge base %d: %w", id, err)
-		}
-		if b.WorkspaceID == workspaceID {
-			out[id] = b.Name
-		}
-	}
-	return out, nil
+// Recall answers what the knowledge service answers: the best chunks, or
+// errs.ErrUnavailable when the embedding model fails, among others.
+func (r chatRecaller) Recall(ctx context.Context, q chatapp.RecallQuery) ([]knowledge.Recalled, error) {
+	return r.svc.Recall(ctx, knowledgeapp.RecallQuery{WorkspaceID: q.WorkspaceID, KnowledgeIDs: q.KnowledgeIDs,
+		Query: q.Query, History: q.History, Retrieval: q.Retrieval, RewriteModel: q.RewriteModel})
 }
