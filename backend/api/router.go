@@ -30,6 +30,7 @@ import (
 	webchatapp "github.com/pergola-ai/pergola/application/webchat"
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/api/admin"
+	"github.com/pergola-ai/pergola/backend/api/bots"
 	"github.com/pergola-ai/pergola/backend/api/console"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	mcpapi "github.com/pergola-ai/pergola/backend/api/mcp"
@@ -58,6 +59,7 @@ type Deps struct {
 	Files        *fileapp.Service      // /v1/files; nil: answered 503
 	Traces       *traceapp.Service     // GET /api/traces/{id}; nil: answered 503
 	Knowledge    *knowledgeapp.Service // /api/knowledge; nil: answered 503
+	BotKnowledge bots.KnowledgeNamer   // names the knowledge bases bots bind (knowledge_infos); nil: ids only
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry

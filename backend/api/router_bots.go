@@ -10,7 +10,7 @@ import (
 // registerBots installs the bot and variable routes: Coze's on coze, the
 // builders' resource routes on console (/api).
 func registerBots(coze, console *route.RouterGroup, d Deps) {
-	cz := bots.Coze{Svc: d.Bots}
+	cz := bots.Coze{Svc: d.Bots, Knowledge: d.BotKnowledge}
 	if d.Workflows != nil {
 		cz.Workflows = d.Workflows
 	}

@@ -2867,6 +2867,8 @@ export interface components {
             max_tool_rounds?: number;
             /** @description An app of the bot's workspace whose variables the bot's workflow tools read and assign for its end users (shared with the app's workflows run with that app_id); absent or empty for none. 400 naming app_id for an app of another workspace. */
             app_id?: components["schemas"]["ID"];
+            /** @description Knowledge settings, as Coze's bot API takes them; answers give `dataset_ids` as strings and every field. */
+            knowledge?: components["schemas"]["CozeBotKnowledge"];
         };
         /**
          * @description Where to publish: "1024" (the API: /v3/chat and /v1/chat/completions), "999" (the chat SDK; recorded, served by the web channel later) and ids of the bot's channels (see /api/bots/{id}/channels) that are not disabled; absent or empty means ["1024"]. Duplicates are dropped. Each connector serves the version last published to it: a bot not published to "1024" is refused on the API with 403. An unknown id, a channel of another bot or a disabled channel is 400 naming it.
@@ -3423,9 +3425,20 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+            /** @description The bound knowledge bases (a base deleted since is listed with an empty name) and the knowledge settings under the names create takes. */
             knowledge?: {
-                /** @description Always empty. */
-                knowledge_infos?: Record<string, never>[];
+                knowledge_infos: {
+                    id: components["schemas"]["ID"];
+                    name: string;
+                }[];
+                auto_call?: boolean;
+                search_strategy?: number;
+                top_k?: number;
+                min_score?: number;
+                show_source?: boolean;
+                no_recall_reply?: string;
+                rerank_model?: string;
+                use_rewrite?: boolean;
             };
             /** @description Always empty. */
             shortcut_commands?: Record<string, never>[];
@@ -3455,6 +3468,7 @@ export interface components {
         };
         /** @description The Coze bot fields create and update take; all optional here. */
         CozeBotFields: {
+            knowledge?: components["schemas"]["CozeBotKnowledge"];
             name?: string;
             description?: string;
             /** @description Accepted and ignored. */
@@ -3505,6 +3519,30 @@ export interface components {
                     id?: components["schemas"]["ID"];
                 }[];
             };
+        };
+        /** @description Knowledge bases the bot answers from, Coze's `dataset_ids`, `auto_call` and `search_strategy` plus Pergola's retrieval settings. On update an absent field keeps its value and `dataset_ids` replaces the list (`[]` unbinds). Each id must be a knowledge base of the bot's workspace: another is 400 naming `knowledge.dataset_ids[i]`. */
+        CozeBotKnowledge: {
+            /** @description Knowledge base ids, as strings or numbers. */
+            dataset_ids?: (string | number)[];
+            /** @description true recalls before every turn with the user's message and quotes the chunks in the prompt; false (on demand) gives the model a `search_knowledge` tool (which needs a model with tool support). Absent on `/v1/bot/create` is true, as in Coze; the console's config takes it as given (absent is false). */
+            auto_call?: boolean;
+            /**
+             * @description 0 semantic, 1 hybrid, 20 full text.
+             * @enum {integer}
+             */
+            search_strategy?: 0 | 1 | 20;
+            /** @description Chunks recalled per search; absent or 0 means 5. */
+            top_k?: number;
+            /** @description Chunks scoring below it are dropped. */
+            min_score?: number;
+            /** @description End each answer that used knowledge with a `Sources:` list of the documents recalled. */
+            show_source?: boolean;
+            /** @description With auto_call, the answer when nothing is recalled, given without calling the model; empty lets the model answer. */
+            no_recall_reply?: string;
+            /** @description A model of kind rerank that reorders the hits; empty for none. */
+            rerank_model?: string;
+            /** @description Rewrite the query from the conversation before searching. */
+            use_rewrite?: boolean;
         };
         /** @description The message content: text, a card, or for `object_string` a JSON array of items `{type: text|image|file|audio, text | file_id | file_url}` — sent as a string holding that JSON (coze-go) or as the array itself (@coze/api); it is stored and answered as a string. */
         CozeContent: string | {
@@ -3651,6 +3689,7 @@ export interface components {
             role: "user" | "assistant";
             /** @enum {string} */
             type: "question" | "answer" | "function_call" | "tool_output" | "tool_response" | "follow_up" | "verbose";
+            /** @description The text. A `verbose` message's content is JSON `{"msg_type", "data", "from_unit"}` with `data` a JSON string, as Coze sends it: `generate_answer_finish` when an answer is complete, and `knowledge_recall` for each knowledge recall of the turn, whose data is `{"chunks":[{"slice","score","chunk_id","position", "meta":{"dataset":{"id","name"},"document":{"id","name"}}}], "ori_req":"<query>","status_code":0}` (the citations a client can show). */
             content: string;
             /** @enum {string} */
             content_type: "text" | "object_string" | "card";
@@ -4238,7 +4277,7 @@ export interface components {
             /** @description e.g. "invoke_agent 123", "chat gpt-4o", "execute_tool get_weather", "workflow 456", "node llm_1". */
             name: string;
             /** @enum {string} */
-            kind: "chat" | "workflow" | "model" | "tool" | "node" | "interrupt";
+            kind: "chat" | "workflow" | "model" | "tool" | "node" | "interrupt" | "retrieval";
             /** Format: date-time */
             start: string;
             /** Format: date-time */
@@ -9423,12 +9462,6 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["CozeBotFields"] & {
                     bot_id: components["schemas"]["ID"];
-                    /** @description Knowledge bases are not available yet; non-empty `dataset_ids` is 400. */
-                    knowledge?: {
-                        dataset_ids?: string[];
-                        auto_call?: boolean;
-                        search_strategy?: number;
-                    };
                 };
             };
         };
