@@ -2,6 +2,9 @@
 # The test command: every Go test (storage on SQLite and MariaDB, cache and
 # queues on memory and Redis) and the node conformance tests in frontend-api.
 # With CI=true a missing MariaDB or Redis fails the run instead of skipping.
+# PGlite with pgvector (scripts/pglite.sh, node) serves the pgvector
+# knowledge index tests through PERGOLA_TEST_PGVECTOR_DSN; it is stopped at
+# the end, and with CI=true a PGlite that cannot start fails the run.
 #
 # Every database, MySQL user and Redis key a test makes carries this run's
 # id PERGOLA_TEST_RUN (see infra/testenv). After the tests the script lists
@@ -17,7 +20,17 @@ source scripts/test-leaks.sh
 echo "== test run $PERGOLA_TEST_RUN"
 prod_before=$(prod_keys)
 
+source scripts/pglite.sh
+trap pglite_stop EXIT
 rc=0
+if [ -z "${PERGOLA_TEST_PGVECTOR_DSN:-}" ]; then
+  echo "== PGlite (pgvector)"
+  if ! pglite_start; then
+    echo "PGlite did not start: the pgvector tests will skip" >&2
+    [ "${CI:-}" != true ] || rc=1
+  fi
+fi
+
 echo "== go vet"
 go vet ./... || rc=$?
 

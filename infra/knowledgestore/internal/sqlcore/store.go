@@ -1,0 +1,71 @@
+// Package sqlcore is the knowledge.Index the sqlite and mysql engines
+// share: chunk rows with their vectors as float32 BLOBs, a revision per
+// knowledge base bumped in every write's transaction, exact (or, for large
+// bases, HNSW) vector search over a per-base in-process cache validated
+// against those revisions, and a pluggable full-text index.
+//
+// Tables (created by the engines):
+//
+//	knowledge_chunks(id PK, workspace_id, knowledge_id, document_id, pos,
+//	    body, headings JSON, row_data JSON, dims, vector BLOB, term_count)
+//	knowledge_index_revisions(knowledge_id, workspace_id, revision) PK (knowledge_id, workspace_id)
+package sqlcore
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/pergola-ai/pergola/domain/knowledge"
+	"github.com/pergola-ai/pergola/infra/knowledgestore"
+)
+
+// TextIndex is an engine's full-text index over the chunk rows.
+type TextIndex interface {
+	// Put indexes chunks just inserted in tx.
+	Put(ctx context.Context, tx *sql.Tx, chunks []knowledge.Chunk) error
+	// Delete unindexes chunks by id (at most a few hundred).
+	Delete(ctx context.Context, tx *sql.Tx, ids []int64) error
+	// Search returns the topK chunk ids of the scope matching terms, best
+	// first, scores positive.
+	Search(ctx context.Context, db *sql.DB, s knowledge.Scope, terms []string, topK int) ([]knowledgestore.Scored, error)
+}
+
+// Config is what differs between the engines.
+type Config struct {
+	// BumpSQL inserts the revision row of (knowledge_id, workspace_id) =
+	// (?, ?) at 1 or increments it.
+	BumpSQL string
+	// IsDuplicate reports a primary-key violation.
+	IsDuplicate func(error) bool
+	Text        TextIndex
+	// ANN says from which base size vector search uses HNSW.
+	ANN knowledgestore.ANNConfig
+	// CacheBytes bounds the vectors kept in memory (0: the default).
+	CacheBytes int64
+	// WriteTx is the options of write transactions (nil: the driver's).
+	WriteTx *sql.TxOptions
+	// Retryable reports an error after which a write transaction is run
+	// again from the start (a deadlock victim); nil: none.
+	Retryable func(error) bool
+}
+
+// Store implements knowledge.Index on a database/sql database.
+type Store struct {
+	db    *sql.DB
+	cfg   Config
+	cache *knowledgestore.VectorCache
+}
+
+// New returns a Store on db, whose tables the engine has created.
+func New(db *sql.DB, cfg Config) *Store {
+	return &Store{db: db, cfg: cfg, cache: knowledgestore.NewVectorCache(cfg.ANN, cfg.CacheBytes)}
+}
+
+// Close drops the cached vectors and stops graph builds; the engine
+// closes the database.
+func (s *Store) Close() { s.cache.Close() }
+
+// CachedBases returns how many knowledge bases' vectors are in memory.
+func (s *Store) CachedBases() int { return s.cache.Len() }
+
+var _ knowledge.Index = (*Store)(nil)

@@ -1,0 +1,63 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// schemaVersion is the version of the tables below; a later version adds
+// its changes as further steps keyed by number.
+const schemaVersion = 1
+
+var schemaV1 = []string{
+	`CREATE TABLE IF NOT EXISTS knowledge_chunks (
+		id INTEGER PRIMARY KEY,
+		workspace_id INTEGER NOT NULL,
+		knowledge_id INTEGER NOT NULL,
+		document_id INTEGER NOT NULL,
+		pos INTEGER NOT NULL,
+		body TEXT NOT NULL,
+		headings TEXT,
+		row_data TEXT,
+		dims INTEGER NOT NULL,
+		vector BLOB,
+		term_count INTEGER NOT NULL)`,
+	`CREATE INDEX IF NOT EXISTS knowledge_chunks_doc ON knowledge_chunks (workspace_id, knowledge_id, document_id, pos)`,
+	`CREATE TABLE IF NOT EXISTS knowledge_index_revisions (
+		knowledge_id INTEGER NOT NULL,
+		workspace_id INTEGER NOT NULL,
+		revision INTEGER NOT NULL,
+		PRIMARY KEY (knowledge_id, workspace_id))`,
+	// The terms column holds the chunk's terms cut in Go, one token each
+	// for unicode61, so FTS5's bm25() ranks on the same terms every engine
+	// indexes. rowid is the chunk id.
+	`CREATE VIRTUAL TABLE IF NOT EXISTS knowledge_chunks_fts USING fts5(terms, tokenize = 'unicode61 remove_diacritics 0')`,
+	`CREATE TABLE IF NOT EXISTS knowledge_index_schema (version INTEGER NOT NULL)`,
+}
+
+// migrate creates the tables once; a file of a newer version is refused.
+func migrate(ctx context.Context, db *sql.DB) error {
+	var v int
+	err := db.QueryRowContext(ctx, "SELECT MAX(version) FROM knowledge_index_schema").Scan(&v)
+	if err == nil && v > schemaVersion {
+		return fmt.Errorf("schema version %d is newer than this build's %d", v, schemaVersion)
+	}
+	if err == nil && v == schemaVersion {
+		return nil
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	for _, stmt := range schemaV1 {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("create schema: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO knowledge_index_schema (version) VALUES (?)", schemaVersion); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
