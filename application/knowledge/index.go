@@ -38,6 +38,9 @@ func (s *Service) index(ctx context.Context, d *knowledge.Document) error {
 	n, err := s.build(ctx, d)
 	var f *failure
 	switch {
+	case errors.Is(err, errs.ErrNotFound):
+		s.dropOrphans(ctx, d)
+		return nil
 	case lost(err) || ctx.Err() != nil:
 		return nil // another attempt owns the document now, or this process stops
 	case errors.As(err, &f):
@@ -47,6 +50,17 @@ func (s *Service) index(ctx context.Context, d *knowledge.Document) error {
 		return nil
 	}
 	return s.finish(ctx, d, knowledge.Outcome{Status: knowledge.StatusReady, Chunks: int64(n)})
+}
+
+// dropOrphans removes what this attempt stored for a document deleted
+// meanwhile: the delete removed the chunks stored before it, this removes
+// any stored after.
+func (s *Service) dropOrphans(ctx context.Context, d *knowledge.Document) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := s.d.Index.DeleteDocument(ctx, d.WorkspaceID, d.KnowledgeID, d.ID); err != nil {
+		s.d.Log.Warn("knowledge worker: remove the chunks of a document deleted while it was indexed", "document", d.ID, "err", err)
+	}
 }
 
 // lost reports an error saying the attempt no longer owns the document.

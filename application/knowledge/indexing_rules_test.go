@@ -178,3 +178,23 @@ func TestWebDocumentsRefreshOnTheirSchedule(t *testing.T) {
 		t.Fatalf("after the refresh: %+v (fetched %d times)", chunks, e.pages.count)
 	}
 }
+
+func TestADocumentDeletedWhileIndexedLeavesNoChunks(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	kb := e.base(t, "Handbook", knowledge.FormatText)
+	docs, err := e.svc.AddDocuments(ctx, e.owner, kb.ID, []knowledgeapp.DocumentInput{{Name: "a", Text: handbook}})
+	mustNot(t, err)
+	msgs := e.queue.take()
+	e.embed.block = make(chan struct{})
+	calls := e.embed.count()
+	done := make(chan error, 1)
+	go func() { done <- e.svc.HandleIndex(ctx, msgs[0]) }()
+	waitFor(t, func() bool { return e.embed.count() > calls })
+	mustNot(t, e.svc.DeleteDocuments(ctx, e.owner, kb.ID, []int64{docs[0].ID}))
+	close(e.embed.block) // the worker stores its batch after the delete, then finds the document gone
+	mustNot(t, <-done)
+	if n := len(e.index.docChunks(e.ws.ID, kb.ID, docs[0].ID)); n != 0 {
+		t.Fatalf("%d chunks of a deleted document left in the index", n)
+	}
+}
