@@ -158,6 +158,10 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
+	know, err := newKnowledge(ctx, cfg, db, ident, registry, modelHTTP, files, shared.queue, log, &cleanups)
+	if err != nil {
+		return api.Deps{}, cleanup, err
+	}
 	chats := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, traces.chats)
 	if err := chats.Listen(ctx); err != nil {
 		return api.Deps{}, cleanup, fmt.Errorf("listen for chat cancels: %w", err)
@@ -172,8 +176,9 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		Usage:   newUsage(db, ident),
 		Apps:    apps,
 		Files:   files, UploadBytes: uploadBodyBytes(cfg),
-		Traces:  traces.service(ident),
-		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
+		Traces:    traces.service(ident),
+		Knowledge: know,
+		Limiter:   shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
 	}, cleanup, nil
 }
