@@ -11,7 +11,9 @@
 # reads the server's VmRSS along the way.
 #
 # --size 10k  (default) 200 documents of 50 chunks
-# --size 100k 10 documents of 10,000 chunks (bulk: large documents)
+# --size 100k 100 documents of 1,000 chunks (about 420 KB each, sent 9 to
+#             a request); -docs 10 -chunks-per-doc 10000 after it ingests
+#             the same in 10 documents of 4 MB
 #
 # PGlite is PostgreSQL compiled to WASM, one process and one session: its
 # figures show that the pgvector path works, not what PostgreSQL does.
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
 done
 case $size in
   10k) corpus=(-docs 200 -chunks-per-doc 50) ;;
-  100k) corpus=(-docs 10 -chunks-per-doc 10000) ;;
+  100k) corpus=(-docs 100 -chunks-per-doc 1000) ;;
   *) echo "--size: 10k or 100k, got $size" >&2; exit 2 ;;
 esac
 bench_build knowledge
