@@ -155,13 +155,16 @@ func (b *bench) ingestInto(kb string, docs []map[string]any) (ingested, error) {
 	return res, err
 }
 
-// send posts the documents, several per request up to -batch-bytes, and
-// returns their ids.
+// maxDocsPerRequest is the most documents POST .../documents takes.
+const maxDocsPerRequest = 50
+
+// send posts the documents, several per request up to -batch-bytes (and
+// maxDocsPerRequest), and returns their ids.
 func (b *bench) send(kb string, docs []map[string]any, res *ingested) ([]string, error) {
 	var ids []string
 	for start := 0; start < len(docs); {
 		end, size := start, 0
-		for end < len(docs) && (end == start || size+docSize(docs[end]) <= b.o.batchBytes) {
+		for end < len(docs) && end-start < maxDocsPerRequest && (end == start || size+docSize(docs[end]) <= b.o.batchBytes) {
 			size += docSize(docs[end])
 			end++
 		}
