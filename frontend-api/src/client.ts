@@ -11,6 +11,7 @@ import { bots } from "./groups/bots.js";
 import { apps, plugins, tables } from "./groups/builder.js";
 import { members, models, tokens, workspaces } from "./groups/console.js";
 import { coze } from "./groups/coze.js";
+import { knowledge } from "./groups/knowledge.js";
 import { traces, usage } from "./groups/observe.js";
 import { openai } from "./groups/openai.js";
 import { inbound, webchat } from "./groups/webchat.js";
@@ -201,6 +202,8 @@ export class PergolaClient implements Caller {
   readonly tables = tables(this);
   /** Apps. */
   readonly apps = apps(this);
+  /** Knowledge bases: documents, chunks, indexing progress, the retrieval test. */
+  readonly knowledge = knowledge(this);
   /** Usage by workspace, bot, model and day. */
   readonly usage = usage(this);
   /** The span trees of chat turns and workflow runs. */

@@ -84,7 +84,7 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	ln := newTrackingListener(raw, edgeLimits{header: cfg.Edge.ReadHeaderTimeout, request: cfg.Edge.ReadTimeout, maxBody: cfg.MaxBodyBytes})
 	hlog.SetLevel(hlog.LevelWarn)
 	h := server.New(server.WithListener(ln), server.WithTransport(standard.NewTransporter),
-		server.WithMaxRequestBodySize(max(cfg.MaxBodyBytes, uploadBodyBytes(cfg))+hardBodySlack), server.WithHandleMethodNotAllowed(true), server.WithExitWaitTime(cfg.ShutdownTimeout),
+		server.WithMaxRequestBodySize(max(cfg.MaxBodyBytes, uploadBodyBytes(cfg), documentBodyBytes(cfg))+hardBodySlack), server.WithHandleMethodNotAllowed(true), server.WithExitWaitTime(cfg.ShutdownTimeout),
 		server.WithDisablePrintRoute(true), server.WithSenseClientDisconnection(true),
 		server.WithReadTimeout(cfg.Edge.ReadTimeout), server.WithIdleTimeout(cfg.Edge.IdleTimeout), server.WithMaxHeaderBytes(cfg.Edge.MaxHeaderBytes))
 	deps, cleanup, err := features(ctx, cfg, db, box, models, log, reg, shared)
@@ -140,7 +140,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	wft := &workflowTools{store: db.Workflows()}
 	apps := appapp.New(db.Apps(), ident)
 	bots := newBots(db, ident, registry, append(append(append(plugins.bind, tables.bind...), wft.bind()...), channelBinding(db), cache.bots(),
-		botapp.WithApps(apps))...)
+		botapp.WithApps(apps), botapp.WithKnowledge(botKnowledge{db.Knowledge()}))...)
 	convs := newConversations(db, ident, bots)
 	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc, shared.queue, cfg, log, cache, obs.runs, traces.workflows)
 	cleanups = append(cleanups, stopWorkflows)
@@ -162,7 +162,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
-	chats := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, traces.chats)
+	chats := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, chatRecaller{know}, traces.chats)
 	if err := chats.Listen(ctx); err != nil {
 		return api.Deps{}, cleanup, fmt.Errorf("listen for chat cancels: %w", err)
 	}
@@ -175,10 +175,10 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		MCP:     newMCP(ident, bots, chats, workflows, log),
 		Usage:   newUsage(db, ident),
 		Apps:    apps,
-		Files:   files, UploadBytes: uploadBodyBytes(cfg),
+		Files:   files, UploadBytes: uploadBodyBytes(cfg), DocumentBytes: documentBodyBytes(cfg),
 		Traces:    traces.service(ident),
-		Knowledge: know,
-		Limiter:   shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
+		Knowledge: know, BotKnowledge: botKnowledge{db.Knowledge()},
+		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
 	}, cleanup, nil
 }
