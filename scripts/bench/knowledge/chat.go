@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/pergola-ai/pergola/scripts/bench/internal/benchkit"
 )
@@ -17,6 +18,7 @@ type chatBot struct {
 	conv     string
 	lat      benchkit.Sample
 	recalls  int
+	cpu      time.Duration // the server's CPU time over the measured turns
 }
 
 // chatPhase publishes the same bot without knowledge and with auto-call
@@ -59,7 +61,9 @@ func (b *bench) publish(bot *chatBot) error {
 // turn runs one streamed /v3/chat and checks its answer, and that the
 // knowledge bots (only they) streamed a knowledge_recall message.
 func (b *bench) turn(bot *chatBot, question string, record bool) error {
+	cpu0 := benchkit.CPUTime(b.o.pid)
 	st, took, err := streamChat(b.cl, bot, question)
+	cpu := benchkit.CPUTime(b.o.pid) - cpu0
 	if err != nil {
 		return err
 	}
@@ -71,6 +75,7 @@ func (b *bench) turn(bot *chatBot, question string, record bool) error {
 	}
 	if record {
 		bot.lat.Add(took)
+		bot.cpu += cpu
 		if st.recalled {
 			bot.recalls++
 		}
@@ -83,11 +88,15 @@ func (b *bench) reportChat(bots []*chatBot) {
 		label(b.o.label), b.chunks, b.o.topK, b.o.turns)
 	base := bots[0].lat.Pct(50)
 	var t benchkit.Table
-	t.Row("bot", "p50", "p99", "mean", "added p50", "p50 ratio", "turns with a recall")
+	t.Row("bot", "p50", "p99", "mean", "added p50", "p50 ratio", "server CPU/turn", "added CPU", "turns with a recall")
 	for _, bot := range bots {
 		p50 := bot.lat.Pct(50)
-		t.Row(bot.name, benchkit.Ms(p50), benchkit.Ms(bot.lat.Pct(99)), benchkit.Ms(bot.lat.Mean()),
-			benchkit.SignedMs(p50-base), fmt.Sprintf("%.2f", float64(p50)/float64(max(1, base))), fmt.Sprint(bot.recalls))
+		added := "-"
+		if b.o.pid != 0 {
+			added = benchkit.SignedMs((bot.cpu - bots[0].cpu) / time.Duration(max(1, bot.lat.Len())))
+		}
+		t.Row(bot.name, benchkit.Ms(p50), benchkit.Ms(bot.lat.Pct(99)), benchkit.Ms(bot.lat.Mean()), benchkit.SignedMs(p50-base),
+			fmt.Sprintf("%.2f", float64(p50)/float64(max(1, base))), cpuPer(bot.cpu, bot.lat.Len(), b.o.pid), added, fmt.Sprint(bot.recalls))
 	}
 	t.Print(os.Stdout)
 	fmt.Printf("the fake model answers with no token latency and embeds the question with no latency; %s\n", loadAvg())
