@@ -76,7 +76,18 @@ func (s *KnowledgeStore) Progress(ctx context.Context, id, generation int64, per
 	}
 	res := s.db.gorm.WithContext(ctx).Model(&knowledgeDocRow{}).
 		Where("id = ? AND generation = ? AND status = ?", id, generation, processing).UpdateColumns(set)
-	_, err := s.afterCAS(ctx, 0, id, res, "document %d is indexed by a newer attempt, or no longer processing")
+	return s.checkCAS(ctx, id, res, "document %d is indexed by a newer attempt, or no longer processing")
+}
+
+// checkCAS is afterCAS for writers that need no document back: the row
+// (with a text document's whole body) is read only when the update
+// changed nothing, to say why. Progress is written after every batch, so
+// this keeps indexing from reading the body again and again.
+func (s *KnowledgeStore) checkCAS(ctx context.Context, id int64, res *gorm.DB, conflict string) error {
+	if res.Error == nil && res.RowsAffected > 0 {
+		return nil
+	}
+	_, err := s.afterCAS(ctx, 0, id, res, conflict)
 	return err
 }
 
@@ -90,8 +101,7 @@ func (s *KnowledgeStore) Finish(ctx context.Context, id, generation int64, o kno
 		Where("id = ? AND generation = ? AND status = ?", id, generation, processing).
 		UpdateColumns(map[string]any{"status": int(o.Status), "reason": o.Reason, "chunks": o.Chunks, "progress": progress,
 			"lease_owner": "", "lease_until": nil, "refreshed_at": dbTime(now), "updated_at": s.db.timestamp()})
-	_, err := s.afterCAS(ctx, 0, id, res, "document %d is indexed by a newer attempt, or no longer processing")
-	return err
+	return s.checkCAS(ctx, id, res, "document %d is indexed by a newer attempt, or no longer processing")
 }
 
 // Expired lists processing documents whose lease ended before now.
