@@ -68,6 +68,11 @@ type Deps struct {
 	AuthFailures int                // failed authentications per client address per minute; 0: off
 	Proxies      middleware.Proxies // reverse proxies whose X-Forwarded-For is believed
 	CORSOrigins  []string
+
+	// DocumentBytes is the body limit of POST
+	// /open_api/knowledge/document/create, whose documents arrive as
+	// base64; 0: MaxBodyBytes.
+	DocumentBytes int
 }
 
 // loginAttemptsPerMinute bounds password guessing per client address.
@@ -77,7 +82,7 @@ const loginAttemptsPerMinute = 20
 func Register(e *route.Engine, d Deps) {
 	metrics := middleware.NewMetrics(d.Metrics)
 	e.Use(middleware.Recovery(d.Log), middleware.LogID(), middleware.AccessLog(d.Log), metrics.Handler(),
-		unlessWebChat(middleware.CORS(d.CORSOrigins)), middleware.BodyLimitRoutes(d.MaxBodyBytes, map[string]int{uploadPath: d.UploadBytes}), middleware.JSONText())
+		unlessWebChat(middleware.CORS(d.CORSOrigins)), middleware.BodyLimitRoutes(d.MaxBodyBytes, map[string]int{uploadPath: d.UploadBytes, documentCreatePath: d.DocumentBytes}), middleware.JSONText())
 	e.NoRoute(notFound)
 	e.NoMethod(methodNotAllowed)
 
@@ -111,6 +116,7 @@ func Register(e *route.Engine, d Deps) {
 	registerUsage(consoleGroup, d)
 	registerApps(consoleGroup, d)
 	registerFiles(cozeGroup, d)
+	registerDatasets(cozeGroup, d)
 	registerTraces(consoleGroup, d)
 	registerKnowledge(consoleGroup, d)
 	mcpapi.Register(e, mcpapi.Deps{Tools: d.MCP, Log: d.Log, Auth: middleware.Auth(d.Identity, guard),

@@ -84,7 +84,7 @@ func serve(ctx context.Context, env config.Lookup, ready chan<- string) error {
 	ln := newTrackingListener(raw, edgeLimits{header: cfg.Edge.ReadHeaderTimeout, request: cfg.Edge.ReadTimeout, maxBody: cfg.MaxBodyBytes})
 	hlog.SetLevel(hlog.LevelWarn)
 	h := server.New(server.WithListener(ln), server.WithTransport(standard.NewTransporter),
-		server.WithMaxRequestBodySize(max(cfg.MaxBodyBytes, uploadBodyBytes(cfg))+hardBodySlack), server.WithHandleMethodNotAllowed(true), server.WithExitWaitTime(cfg.ShutdownTimeout),
+		server.WithMaxRequestBodySize(max(cfg.MaxBodyBytes, uploadBodyBytes(cfg), documentBodyBytes(cfg))+hardBodySlack), server.WithHandleMethodNotAllowed(true), server.WithExitWaitTime(cfg.ShutdownTimeout),
 		server.WithDisablePrintRoute(true), server.WithSenseClientDisconnection(true),
 		server.WithReadTimeout(cfg.Edge.ReadTimeout), server.WithIdleTimeout(cfg.Edge.IdleTimeout), server.WithMaxHeaderBytes(cfg.Edge.MaxHeaderBytes))
 	deps, cleanup, err := features(ctx, cfg, db, box, models, log, reg, shared)
@@ -182,6 +182,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		Knowledge: know,
 		Limiter:   shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
+		DocumentBytes: documentBodyBytes(cfg),
 	}, cleanup, nil
 }
 
