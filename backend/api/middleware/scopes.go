@@ -32,7 +32,7 @@ func Scopes(table RouteScopes) app.HandlerFunc {
 		}
 		if !httpx.Caller(c).HasAnyScope(scopes...) {
 			httpx.FailWith(c, http.StatusForbidden, httpx.CodeForbidden,
-				"this token lacks the scope "+c.FullPath()+" needs: one of "+strings.Join(scopes, ", ")+
+				"this token lacks the scope "+string(c.Method())+" "+string(c.Path())+" needs: one of "+strings.Join(scopes, ", ")+
 					"; create a token with it (POST /api/tokens) or use one with the all scope")
 			c.Abort()
 			return
