@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The node tests of frontend-api/ against a live Pergola: builds the server,
 # starts the fake OpenAI-compatible model (`pergola fakellm`) and the server
-# on free loopback ports, the server with a fresh SQLite data dir and a
-# bootstrap admin (token + password), waits for both, then runs `npm test`
+# on free loopback ports, the server with a fresh SQLite data dir, a
+# bootstrap admin (token + password), a models file whose default
+# embedding model is the fake one, and loopback let through the egress
+# guard, waits for both, then runs `npm test`
 # in frontend-api/ with PERGOLA_BASE_URL, PERGOLA_TOKEN, PERGOLA_ADMIN_EMAIL,
 # PERGOLA_ADMIN_PASSWORD and PERGOLA_FAKE_LLM_URL (the fake model's OpenAI
 # base URL, http://127.0.0.1:PORT/v1) set. Both processes are stopped on
@@ -126,6 +128,22 @@ llm_url="http://127.0.0.1:$llm_port/v1"
 "$tmp/pergola" fakellm --addr "127.0.0.1:$llm_port" --chunk-chars 4 >"$llm_log" 2>&1 &
 llm_pid=$!
 
+# ---- the models file: the platform's embedding model, on the fake model --------
+# Knowledge bases made through Coze's API (datasets.create names no model)
+# embed with the platform's default embedding model.
+models_file="$tmp/models.yaml"
+cat >"$models_file" <<YAML
+models:
+  - id: fe-embedding
+    name: Fake embedding (pergola fakellm)
+    provider: openai
+    base_url: $llm_url
+    api_key: sk-fake
+    model: fake-embedding
+    kind: embedding
+    default: true
+YAML
+
 # ---- start -------------------------------------------------------------------
 rand_hex() { od -An -tx1 -N"$1" /dev/urandom | tr -d ' \n'; }
 token="pat_frontend_$(rand_hex 16)"
@@ -136,7 +154,9 @@ base_url="http://127.0.0.1:$port"
 # Start from a clean PERGOLA_* environment so a DSN or Redis address exported
 # for the Go tests does not leak in: this server is the embedded default.
 # The suites make well over the default 600 requests a minute with one token
-# (the rate limit has its own Go tests), so the limit is raised.
+# (the rate limit has its own Go tests), so the limit is raised. Loopback is
+# let through the egress guard: the knowledge tests serve their web pages
+# from 127.0.0.1.
 unset_pergola=()
 while IFS= read -r name; do unset_pergola+=(-u "$name"); done < <(compgen -e | grep '^PERGOLA_' || true)
 env "${unset_pergola[@]}" \
@@ -147,6 +167,8 @@ env "${unset_pergola[@]}" \
   PERGOLA_BOOTSTRAP_PASSWORD="$password" \
   PERGOLA_LOG_LEVEL=warn \
   PERGOLA_RATE_LIMIT=6000 \
+  PERGOLA_MODELS_FILE="$models_file" \
+  PERGOLA_EGRESS_ALLOW=127.0.0.1 \
   "$tmp/pergola" >"$server_log" 2>&1 &
 server_pid=$!
 

@@ -74,13 +74,14 @@ type InputInfo struct {
 
 // Node categories, for grouping in a UI.
 const (
-	categoryBasic   = "basic"
-	categoryAI      = "ai"
-	categoryLogic   = "logic"
-	categoryData    = "data"
-	categoryIO      = "io"
-	categoryTable   = "table"
-	categoryControl = "control"
+	categoryBasic     = "basic"
+	categoryAI        = "ai"
+	categoryLogic     = "logic"
+	categoryData      = "data"
+	categoryIO        = "io"
+	categoryTable     = "table"
+	categoryControl   = "control"
+	categoryKnowledge = "knowledge"
 )
 
 // NewCatalog returns the catalog of every built-in node type.
@@ -93,6 +94,7 @@ func NewCatalog() *Catalog {
 		httpKind{}, subWorkflowKind{}, messageKind{}, questionKind{}, formKind{},
 		tableKind{op: TableSelect}, tableKind{op: TableInsert}, tableKind{op: TableUpdate},
 		tableKind{op: TableDelete}, tableKind{op: TableSQL}, conversationKind{},
+		retrieveKind{}, writeKind{}, deleteKind{},
 	} {
 		info := k.describe()
 		c.kinds[info.Type] = k

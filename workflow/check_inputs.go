@@ -74,8 +74,12 @@ func (c *checker) typeNode(info *nodeInfo) {
 			continue
 		}
 		if want, has := info.spec.want[name]; has && !want.accepts(s) {
-			c.fail(at, "is %s, but a %s node needs %s here", describeSource(&in, s), n.Type, want)
-			continue
+			if !c.coze {
+				c.fail(at, "is %s, but a %s node needs %s here", describeSource(&in, s), n.Type, want)
+				continue
+			}
+			// Coze's conversions: converted to what the node needs.
+			b.want, s = want, want
 		}
 		if w, has := info.spec.want[name]; has && b.want.Type == TypeAny {
 			b.want = w

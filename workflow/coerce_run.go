@@ -13,12 +13,56 @@ import (
 
 // typedInput converts or checks an input against its declared type: with
 // Coze's conversions (what cannot be converted is null and a warning in
-// warns) or strictly.
+// warns; file URLs without Coze's x-wf-file_name) or strictly.
 func (f *frame) typedInput(want Schema, v any, name string, warns *[]string) (any, error) {
 	if !f.run.coze {
 		return conform(want, v, false)
 	}
-	return coerce(want, normalize(v), name, func(w string) { *warns = append(*warns, "warning: input "+w) }), nil
+	v = coerce(want, normalize(v), name, func(w string) { *warns = append(*warns, "warning: input "+w) })
+	return f.run.files.strip(want, v), nil
+}
+
+// fillsZero reports whether a node of type typ reads a null typed input
+// as its type's zero value, as Coze's nodes do (its PreFillZero); start,
+// condition, sub-workflow, input, aggregate and assign nodes read null.
+func fillsZero(typ string) bool {
+	switch typ {
+	case "start", "condition", "sub_workflow", "input", "variable_aggregate", "variable_assign", "set_variable":
+		return false
+	}
+	return true
+}
+
+// zeroFilled is v with null replaced by the zero value of s: "" for text
+// and files, 0, false; objects and arrays stay null, and so do the null
+// elements of an array of objects or arrays, as in Coze.
+func zeroFilled(s Schema, v any) any {
+	if v == nil {
+		return zeroOf(s)
+	}
+	if a, ok := v.([]any); ok && s.Type == TypeArray && s.Items != nil {
+		for i := range a {
+			if a[i] == nil {
+				a[i] = zeroOf(*s.Items)
+			}
+		}
+	}
+	return v
+}
+
+// zeroOf is Coze's zero value of a type.
+func zeroOf(s Schema) any {
+	switch s.Type {
+	case TypeString, TypeFile:
+		return ""
+	case TypeInteger:
+		return int64(0)
+	case TypeNumber:
+		return float64(0)
+	case TypeBoolean:
+		return false
+	}
+	return nil
 }
 
 // joinLogs puts the input warnings before what the node logged.

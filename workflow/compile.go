@@ -107,6 +107,25 @@ func (ch chain) lambda(ctx context.Context, _ map[string]any) (map[string]any, e
 	return out, nil
 }
 
+// taskState is the eino graph's state; only its pre-handler is used.
+type taskState struct{}
+
+func newTaskState(context.Context) *taskState { return &taskState{} }
+
+// countStart counts a chain as running when eino submits it, before it
+// starts on a goroutine of its own: an interrupt on another branch then
+// waits for it (runCtx.running), however late that goroutine starts.
+func countStart(ctx context.Context, in map[string]any, _ *taskState) (map[string]any, error) {
+	frameFrom(ctx).run.running.start()
+	return in, nil
+}
+
+// task runs a chain eino submitted (countStart counted it).
+func (ch chain) task(ctx context.Context, in map[string]any) (map[string]any, error) {
+	defer frameFrom(ctx).run.running.done()
+	return ch.lambda(ctx, in)
+}
+
 // chainsOf splits a graph's nodes into chains.
 func chainsOf(g *graphInfo, plan *graphPlan) []chain {
 	next := func(info *nodeInfo) *nodeInfo {
@@ -180,11 +199,12 @@ func (e *Engine) buildGraph(ctx context.Context, g *graphInfo, name string) (*gr
 	}
 	linkStreams(g, plan)
 	linkGroupStreams(g, plan)
-	wf := compose.NewWorkflow[map[string]any, map[string]any]()
+	wf := compose.NewWorkflow[map[string]any, map[string]any](compose.WithGenLocalState(newTaskState))
 	chains := chainsOf(g, plan)
 	heads := make(map[string]*compose.WorkflowNode, len(chains))
 	for _, ch := range chains {
-		heads[ch.head().id] = wf.AddLambdaNode(einoKey(ch.head().id), compose.InvokableLambda(ch.lambda), compose.WithNodeName(ch.head().id))
+		heads[ch.head().id] = wf.AddLambdaNode(einoKey(ch.head().id), compose.InvokableLambda(ch.task), compose.WithNodeName(ch.head().id),
+			compose.WithStatePreHandler(countStart))
 	}
 	for _, info := range g.entries {
 		heads[info.node.ID].AddInput(compose.START)

@@ -19,6 +19,7 @@ type Limits struct {
 	CodeMemory    int64         // bytes a code node may hold
 	CodeParallel  int           // code nodes running at once in the process (0: GOMAXPROCS); the others wait their turn
 	HTTPBodyBytes int64         // bytes of an HTTP node's response kept
+	DocumentBytes int64         // bytes of a file a knowledge write node fetches
 	CacheSize     int           // compiled workflows kept in memory
 }
 
@@ -26,7 +27,7 @@ type Limits struct {
 func DefaultLimits() Limits {
 	return Limits{MaxNodes: 200, MaxDepth: 5, MaxIterations: 1000, MaxParallel: 16,
 		RunTimeout: 10 * time.Minute, NodeTimeout: 2 * time.Minute, CodeTimeout: 5 * time.Second,
-		CodeMemory: 64 << 20, HTTPBodyBytes: 1 << 20, CacheSize: 256}
+		CodeMemory: 64 << 20, HTTPBodyBytes: 1 << 20, DocumentBytes: 20 << 20, CacheSize: 256}
 }
 
 func (l Limits) withDefaults() Limits {
@@ -54,6 +55,9 @@ func (l Limits) withDefaults() Limits {
 	if l.HTTPBodyBytes <= 0 {
 		l.HTTPBodyBytes = d.HTTPBodyBytes
 	}
+	if l.DocumentBytes <= 0 {
+		l.DocumentBytes = d.DocumentBytes
+	}
 	return l
 }
 
@@ -67,6 +71,7 @@ type Config struct {
 	Variables   VariableStore
 	AppVars     AppVariableStore
 	Convs       ConversationStore
+	Knowledge   Knowledge
 	HTTP        HTTPDoer
 	Workflows   WorkflowLoader
 	History     HistorySink

@@ -198,6 +198,9 @@ func (f *frame) resolveInputs(ctx context.Context, pn *planNode) (map[string]any
 			if v, err = f.typedInput(b.want, v, b.name, &warns); err != nil {
 				return in, warns, fmt.Errorf("input %s: %w", b.name, err)
 			}
+			if f.run.coze && fillsZero(pn.typ) {
+				v = zeroFilled(b.want, v)
+			}
 		}
 		in[b.name] = v
 	}

@@ -35,6 +35,7 @@ type goldenCase struct {
 	Tables    map[string][]map[string]any `json:"tables"`
 	HTTP      map[string]fakeResponse     `json:"http"`
 	Variables map[string]string           `json:"variables"`
+	Knowledge map[string][]fakeDoc        `json:"knowledge"`
 	Limits    *Limits                     `json:"limits"`
 	// Answers resume the run each time it is interrupted, in order; each
 	// resume starts from the checkpoint encoded and decoded, as stored.
@@ -54,6 +55,12 @@ type goldenWant struct {
 	Requests  []string                    `json:"requests"`
 	ToolCalls []string                    `json:"tool_calls"`
 	Tokens    int64                       `json:"tokens"`
+	// Knowledge is the fake knowledge bases after the run; Recalls the
+	// retrievals asked, in order ("[ids] strategy topK minScore query").
+	Knowledge map[string][]fakeDoc `json:"knowledge"`
+	Recalls   []string             `json:"recalls"`
+	// Prompts are the user prompts the model was given, in order.
+	Prompts []string `json:"prompts"`
 	// Asked lists the questions the run asked, in order ("form: a, b" for
 	// input nodes); Waiting is set when the run must end interrupted.
 	Asked   []string `json:"asked"`
@@ -109,6 +116,7 @@ type goldenEnv struct {
 	tables *fakeTables
 	http   *fakeHTTP
 	vars   *fakeVariables
+	kb     *fakeKnowledge
 	rec    *recorder
 }
 
@@ -122,7 +130,7 @@ func newGoldenEnv(t testing.TB, g *golden, tc goldenCase) *goldenEnv {
 	}
 	env := &goldenEnv{models: &fakeModels{rules: tc.Model}, tools: &fakeTools{tools: tc.Tools},
 		tables: &fakeTables{tables: tables}, http: &fakeHTTP{routes: tc.HTTP},
-		vars: &fakeVariables{vals: tc.Variables}, rec: &recorder{}}
+		vars: &fakeVariables{vals: tc.Variables}, kb: newFakeKnowledge(tc.Knowledge), rec: &recorder{}}
 	lim := Limits{RunTimeout: 20 * time.Second}
 	if tc.Limits != nil {
 		lim = *tc.Limits
@@ -131,7 +139,7 @@ func newGoldenEnv(t testing.TB, g *golden, tc goldenCase) *goldenEnv {
 		return Parse(loadGolden(t, name).Definition)
 	}}
 	env.eng = New(Config{Models: env.models, Tools: env.tools, Tables: env.tables, HTTP: env.http,
-		Variables: env.vars, Convs: &fakeConvs{}, Workflows: loader, History: env.rec, Limits: lim})
+		Variables: env.vars, Convs: &fakeConvs{}, Workflows: loader, History: env.rec, Knowledge: env.kb, Limits: lim})
 	return env
 }
 
@@ -256,6 +264,7 @@ func (env *goldenEnv) checkEffects(t *testing.T, w goldenWant) {
 			t.Errorf("HTTP requests (-want +got):\n%s", diff)
 		}
 	}
+	env.checkKnowledge(t, w)
 	if w.ToolCalls != nil {
 		if diff := cmp.Diff(w.ToolCalls, env.tools.calls); diff != "" {
 			t.Errorf("tool calls (-want +got):\n%s", diff)
@@ -305,5 +314,28 @@ func TestEveryNodeTypeHasAGoldenWorkflow(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Logf("covered: %v", slices.Sorted(maps.Keys(used)))
+	}
+}
+
+func (env *goldenEnv) checkKnowledge(t *testing.T, w goldenWant) {
+	t.Helper()
+	if w.Knowledge != nil {
+		if diff := cmp.Diff(jsonRoundTrip(t, w.Knowledge), jsonRoundTrip(t, env.kb.bases)); diff != "" {
+			t.Errorf("knowledge bases (-want +got):\n%s", diff)
+		}
+	}
+	if w.Recalls != nil {
+		if diff := cmp.Diff(w.Recalls, env.kb.queries); diff != "" {
+			t.Errorf("recalls (-want +got):\n%s", diff)
+		}
+	}
+	if w.Prompts != nil {
+		var got []string
+		for _, call := range env.models.calls {
+			got = append(got, call[len(call)-1].Content)
+		}
+		if diff := cmp.Diff(w.Prompts, got); diff != "" {
+			t.Errorf("user prompts (-want +got):\n%s", diff)
+		}
 	}
 }

@@ -1,11 +1,13 @@
 package workflow
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"maps"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pergola-ai/pergola/domain/errs"
 )
@@ -232,4 +234,51 @@ func (rc *runCtx) checkpoint() *Checkpoint {
 	}
 	maps.Copy(cp.Done, rc.done)
 	return cp
+}
+
+// running counts the nodes of a run that are running. When a question
+// interrupts the run, nodes already running on other branches finish and
+// are kept in the checkpoint before the run stops (as Coze's graph ends
+// the step it is in), so a resume does not run them again. The zero value
+// is ready to use.
+type running struct {
+	mu   sync.Mutex
+	n    int
+	idle chan struct{} // closed when n drops to 0 while someone waits
+}
+
+// start counts a node that begins to run.
+func (r *running) start() {
+	r.mu.Lock()
+	r.n++
+	r.mu.Unlock()
+}
+
+// done counts a node that stopped running.
+func (r *running) done() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.n--
+	if r.n == 0 && r.idle != nil {
+		close(r.idle)
+		r.idle = nil
+	}
+}
+
+// wait returns once no node runs, or when ctx ends.
+func (r *running) wait(ctx context.Context) {
+	r.mu.Lock()
+	if r.n == 0 {
+		r.mu.Unlock()
+		return
+	}
+	if r.idle == nil {
+		r.idle = make(chan struct{})
+	}
+	idle := r.idle
+	r.mu.Unlock()
+	select {
+	case <-idle:
+	case <-ctx.Done():
+	}
 }

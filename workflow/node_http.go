@@ -20,8 +20,8 @@ type httpKind struct{}
 type httpConfig struct {
 	Method   string            `json:"method,omitempty" jsonschema:"enum=GET,enum=POST,enum=PUT,enum=PATCH,enum=DELETE,enum=HEAD,description=default GET"`
 	URL      string            `json:"url" jsonschema:"required,description=an http(s) URL; {{input}} placeholders read the node's inputs (escaped)"`
-	Headers  map[string]string `json:"headers,omitempty" jsonschema:"description=header values; templates over the inputs"`
-	Query    map[string]string `json:"query,omitempty" jsonschema:"description=query parameters; templates over the inputs"`
+	Headers  map[string]string `json:"headers,omitempty" jsonschema:"description=header values; templates over the inputs\\, and so are names holding {{…}}"`
+	Query    map[string]string `json:"query,omitempty" jsonschema:"description=query parameters; templates over the inputs\\, and so are names holding {{…}}"`
 	BodyType string            `json:"body_type,omitempty" jsonschema:"enum=none,enum=json,enum=text,enum=form,enum=multipart,enum=binary,description=none (default); json: the body template\\, or without one input body encoded as JSON; text: the body template; form: the form map URL-encoded; multipart: the form map as multipart/form-data; binary: the bytes of the file at the URL the body template renders"`
 	Body     string            `json:"body,omitempty" jsonschema:"description=the body template"`
 	Form     map[string]string `json:"form,omitempty" jsonschema:"description=body_type form or multipart: fields; templates over the inputs"`
@@ -45,7 +45,8 @@ type httpPlan struct {
 	url, body                 *template
 	headers, query, form      map[string]*template
 	headerKeys, queryKeys, fk []string
-	files                     []string // multipart fields sent as the files their URLs name
+	names                     map[string]*template // header and query names that are templates
+	files                     []string             // multipart fields sent as the files their URLs name
 	limit                     int64
 }
 
@@ -85,7 +86,28 @@ func (httpKind) check(c *checker, n *Node) *nodeSpec {
 	p.headers, p.headerKeys = tmplMap(cfg.Headers, func(k, v string) *template { return tmpl("headers."+k, v) })
 	p.query, p.queryKeys = tmplMap(cfg.Query, func(k, v string) *template { return tmpl("query."+k, v) })
 	p.form, p.fk = tmplMap(cfg.Form, func(k, v string) *template { return tmpl("form."+k, v) })
+	p.names = nameTemplates(p.headerKeys, p.queryKeys, func(k string) *template { return tmpl("headers/query name "+k, k) })
 	return &nodeSpec{outputs: httpOutputs, blocking: true, runner: p}
+}
+
+// nameTemplates parses the header and query names that hold placeholders
+// (a custom auth key read from an input, say).
+func nameTemplates(headers, query []string, parse func(k string) *template) map[string]*template {
+	out := map[string]*template{}
+	for _, k := range append(slices.Clone(headers), query...) {
+		if strings.Contains(k, "{{") {
+			out[k] = parse(k)
+		}
+	}
+	return out
+}
+
+// name renders a header or query name.
+func (p *httpPlan) name(k string, in map[string]any) string {
+	if t := p.names[k]; t != nil {
+		return p.names[k].render(in)
+	}
+	return k
 }
 
 func tmplMap(m map[string]string, parse func(k, v string) *template) (map[string]*template, []string) {
@@ -102,7 +124,7 @@ func (p *httpPlan) run(ctx context.Context, x *nodeCtx, in map[string]any) (map[
 	if doer == nil {
 		return nil, permanent(errors.New("HTTP requests are not available in this process"))
 	}
-	req, err := p.request(ctx, doer, in)
+	req, err := p.request(withFileNames(ctx, &x.rc.files), doer, in)
 	if err != nil {
 		return nil, permanent(err)
 	}
@@ -134,7 +156,7 @@ func (p *httpPlan) request(ctx context.Context, doer HTTPDoer, in map[string]any
 	}
 	q := u.Query()
 	for _, k := range p.queryKeys {
-		q.Set(k, p.query[k].render(in))
+		q.Set(p.name(k, in), p.query[k].render(in))
 	}
 	u.RawQuery = q.Encode()
 	body, ctype, err := p.encodeBody(ctx, doer, in)
@@ -149,7 +171,7 @@ func (p *httpPlan) request(ctx context.Context, doer HTTPDoer, in map[string]any
 		req.Header.Set("Content-Type", ctype)
 	}
 	for _, k := range p.headerKeys {
-		req.Header.Set(k, p.headers[k].render(in))
+		req.Header.Set(p.name(k, in), p.headers[k].render(in))
 	}
 	return req, nil
 }

@@ -21,7 +21,8 @@ type fetched struct {
 }
 
 // fetchFile reads the file at raw, which must be an http(s) URL. Its name
-// is Coze's x-wf-file_name query parameter when present, else the last
+// is Coze's x-wf-file_name query parameter when present, else the name
+// the run noted when a typed input dropped that parameter, else the last
 // segment of the path.
 func fetchFile(ctx context.Context, doer HTTPDoer, raw string, limit int64) (*fetched, error) {
 	u, err := url.Parse(raw)
@@ -47,7 +48,10 @@ func fetchFile(ctx context.Context, doer HTTPDoer, raw string, limit int64) (*fe
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("file %s is larger than %d bytes", u.Redacted(), limit)
 	}
-	name := u.Query().Get("x-wf-file_name")
+	name := u.Query().Get(fileNameParam)
+	if name == "" {
+		name = fileNameOf(ctx, raw)
+	}
 	if name == "" {
 		name = path.Base(u.Path)
 	}

@@ -28,6 +28,7 @@ type llmConfig struct {
 	MaxToolRounds     int                  `json:"max_tool_rounds,omitempty" jsonschema:"description=model-tool rounds before giving up (default 5\\, at most 20)"`
 	ChatHistoryRounds int                  `json:"chat_history_rounds,omitempty" jsonschema:"minimum=0,maximum=50,description=in a run that is a conversation's turn (/v1/workflows/chat): the last rounds of the conversation given to the model between the system and the user prompt\\, as Coze's chat history"`
 	BackupModelID     string               `json:"backup_model_id,omitempty" jsonschema:"description=the model every retry calls (settings.retries): the first attempt calls model_id\\, as Coze's backup model"`
+	Knowledge         *llmKnowledgeConfig  `json:"knowledge,omitempty" jsonschema:"description=knowledge bases recalled before the model is called: the rendered user prompt is the query and the chunks found are quoted in the user prompt\\, as Coze's knowledgeFCParam"`
 }
 
 // toolConfig names a plugin tool.
@@ -71,6 +72,10 @@ func (llmKind) check(c *checker, n *Node) *nodeSpec {
 		c.fail(nodeField(n, "config.backup_model_id"), "is called on retries: set settings.retries (1 or more)")
 	}
 	c.checkChatHistory(n, cfg.ChatHistoryRounds)
+	if k := cfg.Knowledge; k != nil {
+		rc := c.checkRecall(n, "config.knowledge", k.recallConfig)
+		r.knowledge, r.noRecall = &rc, k.NoRecallReply
+	}
 	c.checkTools(n, cfg.Tools)
 	c.checkWorkflowTools(n, cfg.Workflows)
 	spec := &nodeSpec{runner: r, blocking: true}
@@ -138,6 +143,8 @@ type llmRunner struct {
 	flows          []flowTool
 	outputs        []Param // the fields of a json reply
 	reasoning      bool    // ReasoningOutput is declared
+	knowledge      *recall // recalled before the model is called
+	noRecall       string
 }
 
 func (r *llmRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any, error) {
@@ -153,7 +160,11 @@ func (r *llmRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (map
 	if sys := r.systemPrompt(in); sys != "" {
 		msgs = append(msgs, schema.SystemMessage(sys))
 	}
-	msgs = append(append(msgs, history...), schema.UserMessage(r.prompt.render(in)))
+	user, err := r.withKnowledge(ctx, x, r.prompt.render(in))
+	if err != nil {
+		return nil, err
+	}
+	msgs = append(append(msgs, history...), schema.UserMessage(user))
 	opts := r.options()
 	var reply *schema.Message
 	if len(r.cfg.Tools) > 0 || len(r.cfg.Workflows) > 0 {

@@ -193,6 +193,34 @@ func TestHTTPRequestBuilding(t *testing.T) {
 	}
 }
 
+// Header and query names holding placeholders are rendered too: Coze's
+// custom auth reads its key from an input.
+func TestHTTPTemplatedNames(t *testing.T) {
+	def, err := Parse([]byte(`{"nodes": [{"id": "start", "type": "start"},
+		{"id": "h", "type": "http", "config": {"url": "https://api.example.com/a", "query": {"{{k}}": "{{v}}", "plain": "1"},
+		 "headers": {"X-{{k}}": "{{v}}"}},
+		 "inputs": {"k": {"value": "api key"}, "v": {"value": "s&cret"}}},
+		{"id": "end", "type": "end"}], "edges": [{"from": "start", "to": "h"}, {"from": "h", "to": "end"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(Config{}).check(context.Background(), def, CompileOptions{}, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.byID["h"].spec.runner.(*httpPlan)
+	req, err := p.request(context.Background(), nil, map[string]any{"k": "api key", "v": "s&cret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := req.URL.Query(); got.Get("api key") != "s&cret" || got.Get("plain") != "1" || len(got) != 2 {
+		t.Errorf("query = %v", got)
+	}
+	if got := req.Header.Get("X-api key"); got != "s&cret" {
+		t.Errorf("headers = %v", req.Header)
+	}
+}
+
 func TestCatalogDescribesEveryType(t *testing.T) {
 	for _, info := range NewCatalog().Types() {
 		if info.Title == "" || info.Description == "" || info.Category == "" {

@@ -221,3 +221,81 @@ type MessagePage struct {
 	BeforeID, AfterID int64
 	Limit             int
 }
+
+// Knowledge serves the knowledge nodes (retrieve, write, delete) and the
+// knowledge of llm nodes, over the knowledge bases of the run's
+// workspace (Scope.WorkspaceID). A knowledge base or document of another
+// workspace is reported as not found (errs.ErrNotFound).
+type Knowledge interface {
+	// Retrieve recalls the chunks of the knowledge bases that best match
+	// the query, best first.
+	Retrieve(ctx context.Context, q KnowledgeQuery) ([]KnowledgeChunk, error)
+	// AddDocument adds a file to a knowledge base and returns once it is
+	// indexed, so that later nodes of the run can recall it; a document
+	// whose indexing fails is an error saying why.
+	AddDocument(ctx context.Context, d KnowledgeFile) (*KnowledgeDocument, error)
+	// DeleteDocument removes a document of a knowledge base with its
+	// chunks; a document not in that knowledge base is errs.ErrNotFound.
+	DeleteDocument(ctx context.Context, s Scope, knowledgeID, documentID int64) error
+}
+
+// KnowledgeStrategy is how a retrieval ranks chunks.
+type KnowledgeStrategy string
+
+// The strategies: by meaning (vectors), both fused, or by words.
+const (
+	StrategySemantic KnowledgeStrategy = "semantic"
+	StrategyHybrid   KnowledgeStrategy = "hybrid"
+	StrategyFullText KnowledgeStrategy = "full_text"
+)
+
+// KnowledgeQuery is one retrieval.
+type KnowledgeQuery struct {
+	Scope        Scope
+	KnowledgeIDs []int64
+	Query        string
+	Strategy     KnowledgeStrategy
+	TopK         int     // 0: the service's default
+	MinScore     float64 // chunks scoring below are dropped (0: none)
+	Rerank       bool    // reorder the hits with the platform's rerank model
+	Rewrite      bool    // rewrite the query from History first
+	// History is the conversation before this turn, oldest first, for
+	// Rewrite; empty outside a conversation.
+	History []ConversationMessage
+}
+
+// KnowledgeChunk is a recalled chunk with where it comes from.
+type KnowledgeChunk struct {
+	KnowledgeID  int64
+	DocumentID   int64
+	DocumentName string
+	Text         string
+	Score        float64
+}
+
+// KnowledgeFile is a file a write node adds: its content was fetched by
+// the engine from URL (through the guarded HTTP client).
+type KnowledgeFile struct {
+	Scope       Scope
+	KnowledgeID int64
+	Name        string // the file name, with its extension
+	URL         string
+	Content     []byte
+	Chunking    KnowledgeChunking
+}
+
+// KnowledgeChunking is how a written document is cut: automatically, or
+// at Separator into chunks of at most MaxTokens overlapping by Overlap
+// tokens.
+type KnowledgeChunking struct {
+	Custom    bool
+	Separator string
+	MaxTokens int
+	Overlap   int
+}
+
+// KnowledgeDocument is a document a write node added.
+type KnowledgeDocument struct {
+	ID   int64
+	Name string
+}

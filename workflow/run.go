@@ -102,6 +102,7 @@ func (e *Engine) Run(ctx context.Context, c *Compiled, in RunInput) (*RunResult,
 	top.params = params
 	err = c.plan.invoke(ctx, top)
 	if in := rc.interrupted(); in != nil && ctx.Err() == nil {
+		rc.running.wait(ctx) // nodes on other branches finish first
 		rc.ended.Store(true)
 		res := rc.result(top, c)
 		res.Output, res.Text, res.Interrupt, res.Checkpoint = nil, "", in, rc.checkpoint()
@@ -165,7 +166,8 @@ type runCtx struct {
 	records []NodeRecord
 	usage   Usage
 	failed  *RunError
-	coze    bool // Coze Studio's conversions
+	coze    bool      // Coze Studio's conversions
+	files   fileNames // the names of file URLs typed inputs stripped
 	// paramWarnings are the parameters Coze's conversions could not
 	// convert, shown in the start node's logs.
 	paramWarnings []string
@@ -173,6 +175,7 @@ type runCtx struct {
 	appVars       map[string]any      // the app variables, read once
 	done          map[string]DoneNode // node executions finished in this run, by place
 	stopped       *Interrupt          // the first interrupt
+	running       running             // nodes running now
 }
 
 // result assembles what the run produced.

@@ -43,6 +43,9 @@ func (s *Service) checkBindings(ctx context.Context, workspaceID int64, cfg *bot
 	case cfg.AppID != 0 && s.apps == nil:
 		return errs.Invalid("app_id", "apps are not available yet; remove it")
 	}
+	if err := s.checkKnowledge(ctx, workspaceID, cfg.Knowledge); err != nil {
+		return err
+	}
 	if cfg.AppID != 0 {
 		if err := s.apps.BindApp(ctx, workspaceID, cfg.AppID); err != nil {
 			return err

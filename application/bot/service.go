@@ -94,6 +94,7 @@ type Service struct {
 	tables     TableBinder
 	workflows  WorkflowBinder
 	apps       AppBinder
+	knowledge  KnowledgeBases
 	hub        *invalidation.Hub
 	online     *invalidation.Cache[online]
 }

@@ -64,6 +64,7 @@ func cloneConfig(c bot.Config) bot.Config {
 	out.Tables = append(out.Tables[:0:0], c.Tables...)
 	out.Variables = append(out.Variables[:0:0], c.Variables...)
 	out.ClientTools = append(out.ClientTools[:0:0], c.ClientTools...)
+	out.Knowledge.KnowledgeIDs = append(out.Knowledge.KnowledgeIDs[:0:0], c.Knowledge.KnowledgeIDs...)
 	out.Onboarding.SuggestedQuestions = append(out.Onboarding.SuggestedQuestions[:0:0], c.Onboarding.SuggestedQuestions...)
 	return out
 }

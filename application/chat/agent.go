@@ -82,6 +82,9 @@ func (s *Service) build(ctx context.Context, b *bot.Bot, cfg *bot.Config, m *llm
 		return nil, fmt.Errorf("build model %s: %w", m.ID, err)
 	}
 	tools, clients := botTools(cfg)
+	if kt := knowledgeToolFor(cfg); kt != nil {
+		tools = append(tools, kt)
+	}
 	own := len(tools)
 	for _, src := range s.d.Tools {
 		more, err := src.BotTools(ctx, b, cfg)

@@ -7,6 +7,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/pergola-ai/pergola/domain/conversation"
+	"github.com/pergola-ai/pergola/domain/knowledge"
 )
 
 // EventKind names what happened in a chat, as Coze's chat events do.
@@ -55,6 +56,10 @@ const (
 	// is the outcome (completed, failed, requires_action, question).
 	StepTurnStart StepKind = "turn_start"
 	StepTurnEnd   StepKind = "turn_end"
+	// StepRetrieval is one knowledge recall, after it ran: Text is the
+	// query, Recalled what came back, ToolCallID the search tool's call
+	// when the model asked for it ("" for an automatic recall).
+	StepRetrieval StepKind = "retrieval"
 )
 
 // Step is what hooks see: every model call, text delta, tool call and tool
@@ -79,6 +84,7 @@ type Step struct {
 	Usage    conversation.Usage
 	Duration time.Duration
 	Err      error
+	Recalled []knowledge.Recalled // on retrieval
 }
 
 // ToolOrigin is implemented by tools that say where they come from, for

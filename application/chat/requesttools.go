@@ -122,7 +122,7 @@ func (s *Service) agentForRequest(ctx context.Context, b *bot.Bot, cfg *bot.Conf
 	if err != nil {
 		return nil, err
 	}
-	opts, err := rt.choiceOptions(merged, c.sourced || len(merged.Variables) > 0)
+	opts, err := rt.choiceOptions(merged, c.sourced || len(merged.Variables) > 0 || merged.Knowledge.OnDemand())
 	if err != nil || len(opts) == 0 {
 		return c, err
 	}

@@ -72,7 +72,7 @@ func (s *Service) execute(ctx context.Context, t *turn) {
 	var err error
 	if t.resume != nil {
 		err = s.resumeTool(ctx, t, rs)
-	} else {
+	} else if !s.autoRecall(ctx, t, rs) {
 		err = s.runAgent(ctx, t, rs)
 	}
 	if errors.Is(err, compose.ErrExceedMaxSteps) && len(rs.pending) == 0 {

@@ -27,6 +27,7 @@ type Deps struct {
 	Resumer       ToolResumer  // tools that ask the end user (workflow questions); may be nil
 	Published     Published    // versions published to channels; nil: StartForChannel fails
 	Files         Files        // uploaded files named by file_id; nil: file ids are named as text
+	Knowledge     Recaller     // the knowledge bots bind; nil: recalls fail and turns go on without
 	Hooks         []Hook
 	Log           *slog.Logger
 	Now           func() time.Time

@@ -40,6 +40,9 @@ type runState struct {
 	askedFrom  []*schema.Message // the transcript an open question resumes, kept across turns
 	// modelFailed: a model call failed, so the run's error is the model's.
 	modelFailed bool
+	// sources are the documents recalled for the answer, cited at its end
+	// when the bot shows its sources.
+	sources []string
 }
 
 // failModel notes that a model call failed.
@@ -167,6 +170,9 @@ func (rs *runState) delta(ctx context.Context, text string) {
 // endModel completes the model's message: its text as an answer (also when
 // tool calls follow it) and one function_call message per tool call.
 func (rs *runState) endModel(ctx context.Context, full *schema.Message, usage conversation.Usage) {
+	if full != nil {
+		rs.citeSources(ctx, len(full.ToolCalls))
+	}
 	rs.mu.Lock()
 	rs.lastOutput = full
 	if full != nil && len(full.ToolCalls) > 0 {

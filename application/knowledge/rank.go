@@ -12,12 +12,13 @@ import (
 )
 
 // semantic embeds the query once per embedding model among the knowledge
-// bases (they may differ) and merges the nearest chunks by cosine
-// similarity, which is comparable across models of the same scale.
-func (s *Service) semantic(ctx context.Context, workspaceID int64, bases []knowledge.Base, query string, n int) ([]knowledge.Hit, error) {
+// bases (they may differ; q keeps the vectors for a further read) and
+// merges the nearest chunks by cosine similarity, which is comparable
+// across models of the same scale.
+func (s *Service) semantic(ctx context.Context, q *candidateQuery, n int) ([]knowledge.Hit, error) {
 	groups := map[string][]knowledge.Base{}
 	var models []string
-	for _, b := range bases {
+	for _, b := range q.bases {
 		if _, ok := groups[b.EmbeddingModel]; !ok {
 			models = append(models, b.EmbeddingModel)
 		}
@@ -25,11 +26,11 @@ func (s *Service) semantic(ctx context.Context, workspaceID int64, bases []knowl
 	}
 	var all []knowledge.Hit
 	for _, m := range models {
-		vs, err := s.d.Embedder.Embed(ctx, m, []string{query})
+		v, err := s.queryVector(ctx, q, m)
 		if err != nil {
-			return nil, errs.New(errs.ErrUnavailable, "embedding model %q failed to embed the query: %v", m, err)
+			return nil, err
 		}
-		hits, err := s.d.Index.SearchVector(ctx, scopeOf(workspaceID, groups[m]), vs[0], n)
+		hits, err := s.d.Index.SearchVector(ctx, scopeOf(q.workspaceID, groups[m]), v, n)
 		if err != nil {
 			return nil, fmt.Errorf("vector search: %w", err)
 		}
@@ -37,6 +38,22 @@ func (s *Service) semantic(ctx context.Context, workspaceID int64, bases []knowl
 	}
 	slices.SortStableFunc(all, func(a, b knowledge.Hit) int { return cmp.Compare(b.Score, a.Score) })
 	return all[:min(len(all), n)], nil
+}
+
+// queryVector embeds q's text with model m, once per retrieval.
+func (s *Service) queryVector(ctx context.Context, q *candidateQuery, m string) ([]float32, error) {
+	if v, ok := q.vectors[m]; ok {
+		return v, nil
+	}
+	vs, err := s.d.Embedder.Embed(ctx, m, []string{q.text})
+	if err != nil {
+		return nil, errs.New(errs.ErrUnavailable, "embedding model %q failed to embed the query: %v", m, err)
+	}
+	if q.vectors == nil {
+		q.vectors = map[string][]float32{}
+	}
+	q.vectors[m] = vs[0]
+	return vs[0], nil
 }
 
 // fuse merges two rankings by reciprocal rank fusion: each chunk scores

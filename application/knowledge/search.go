@@ -140,19 +140,33 @@ func (s *Service) checkRetrieval(query string, r knowledge.Retrieval) (knowledge
 	return r, nil
 }
 
+// maxCandidates bounds how many hits of the index one retrieval reads
+// while it looks past chunks of documents that are not ready.
+const maxCandidates = 4096
+
 // retrieve runs a checked search over knowledge bases of one workspace.
 // strict fails on a failing reranker instead of keeping the fused order.
+// Chunks of documents being indexed (or failed) are in the index but are
+// never returned; when they fill the candidates, the search reads further
+// (up to maxCandidates), so that a large document being indexed cannot
+// crowd the ready ones out.
 func (s *Service) retrieve(ctx context.Context, workspaceID int64, bases []knowledge.Base, query string, r knowledge.Retrieval, strict bool) ([]knowledge.Recalled, error) {
-	want := min(r.TopK*3, 3*MaxTopK) // room for chunks of documents that are not ready
-	hits, err := s.candidates(ctx, workspaceID, bases, query, r.Strategy, want)
-	if err != nil {
-		return nil, err
-	}
-	recalled, err := s.onlyReady(ctx, workspaceID, bases, hits)
-	if err != nil {
-		return nil, err
+	q := &candidateQuery{workspaceID: workspaceID, bases: bases, text: query, strategy: r.Strategy}
+	var recalled []knowledge.Recalled
+	for want := min(r.TopK*3, 3*MaxTopK); ; want = min(want*8, maxCandidates) {
+		hits, more, err := s.candidates(ctx, q, want)
+		if err != nil {
+			return nil, err
+		}
+		if recalled, err = s.onlyReady(ctx, workspaceID, bases, hits); err != nil {
+			return nil, err
+		}
+		if len(recalled) >= r.TopK || !more || want == maxCandidates {
+			break
+		}
 	}
 	if r.RerankModel != "" {
+		var err error
 		if recalled, err = s.rerank(ctx, r.RerankModel, query, recalled, r.TopK, strict); err != nil {
 			return nil, err
 		}
@@ -184,23 +198,36 @@ func scopeOf(workspaceID int64, bases []knowledge.Base) knowledge.Scope {
 	return knowledge.Scope{WorkspaceID: workspaceID, KnowledgeIDs: ids}
 }
 
+// candidateQuery is one retrieval's search, with the query's vectors
+// by embedding model, embedded once however often it is read further.
+type candidateQuery struct {
+	workspaceID int64
+	bases       []knowledge.Base
+	text        string
+	strategy    knowledge.Strategy
+	vectors     map[string][]float32
+}
+
 // candidates searches by the strategy: vectors, full text, or both fused.
-func (s *Service) candidates(ctx context.Context, workspaceID int64, bases []knowledge.Base, query string, st knowledge.Strategy, n int) ([]knowledge.Hit, error) {
-	switch st {
+// more reports whether a list was cut at n, so that more hits may exist.
+func (s *Service) candidates(ctx context.Context, q *candidateQuery, n int) ([]knowledge.Hit, bool, error) {
+	switch q.strategy {
 	case knowledge.StrategyFullText:
-		return s.fullText(ctx, workspaceID, bases, query, n)
+		hits, err := s.fullText(ctx, q.workspaceID, q.bases, q.text, n)
+		return hits, len(hits) >= n, err
 	case knowledge.StrategyHybrid:
-		vec, err := s.semantic(ctx, workspaceID, bases, query, n)
+		vec, err := s.semantic(ctx, q, n)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		txt, err := s.fullText(ctx, workspaceID, bases, query, n)
+		txt, err := s.fullText(ctx, q.workspaceID, q.bases, q.text, n)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		return fuse(vec, txt), nil
+		return fuse(vec, txt), len(vec) >= n || len(txt) >= n, nil
 	}
-	return s.semantic(ctx, workspaceID, bases, query, n)
+	hits, err := s.semantic(ctx, q, n)
+	return hits, len(hits) >= n, err
 }
 
 func (s *Service) fullText(ctx context.Context, workspaceID int64, bases []knowledge.Base, query string, n int) ([]knowledge.Hit, error) {

@@ -2,6 +2,8 @@ package knowledge_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	knowledgeapp "github.com/pergola-ai/pergola/application/knowledge"
@@ -152,5 +154,34 @@ func TestRecallForBotsAndWorkflows(t *testing.T) {
 	q.Retrieval.TopK = 500
 	if _, err := e.svc.Recall(ctx, q); err != nil {
 		t.Fatalf("a bot's top_k of 500 is clamped, not refused: %v", err)
+	}
+}
+
+// TestSearchLooksPastDocumentsNotReady: chunks of a document being
+// indexed again fill the first candidates of every strategy; the search
+// reads further and still finds the ready document's chunk, embedding
+// the query once.
+func TestSearchLooksPastDocumentsNotReady(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	kb := e.base(t, "Handbook", knowledge.FormatText)
+	var rules []string
+	for i := range 40 {
+		rules = append(rules, fmt.Sprintf("Paid leave rule %d: paid leave of paid leave days is paid leave.", i))
+	}
+	docs := e.add(t, kb.ID, knowledgeapp.DocumentInput{Name: "rules.txt", Text: strings.Join(rules, "\n\n")},
+		knowledgeapp.DocumentInput{Name: "handbook.txt", Text: handbook})
+	_, err := e.svc.Refresh(ctx, e.owner, kb.ID, docs[0].ID) // processing again; its 40 chunks are still indexed
+	mustNot(t, err)
+	for _, st := range []knowledge.Strategy{knowledge.StrategySemantic, knowledge.StrategyHybrid, knowledge.StrategyFullText} {
+		before := e.embed.count()
+		hits, err := e.svc.Search(ctx, e.owner, kb.ID, "paid leave", knowledge.Retrieval{Strategy: st, TopK: 1})
+		mustNot(t, err)
+		if len(hits) != 1 || hits[0].DocumentName != "handbook.txt" {
+			t.Fatalf("strategy %d: hits = %q; want the ready handbook's chunk", st, texts(hits))
+		}
+		if calls := e.embed.count() - before; st != knowledge.StrategyFullText && calls != 1 {
+			t.Errorf("strategy %d embedded the query %d times, want once", st, calls)
+		}
 	}
 }

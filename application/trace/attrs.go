@@ -38,6 +38,9 @@ const (
 	AttrNodeOutputs = "pergola.node.outputs" // content
 	AttrInterrupt   = "pergola.interrupt"    // content: what a question or input node asked
 	AttrTruncated   = "pergola.truncated"
+	AttrQuery       = "pergola.retrieval.query" // content
+	AttrHits        = "pergola.retrieval.hits"  // content: the chunks recalled
+	AttrHitCount    = "pergola.retrieval.hit_count"
 	AttrDropped     = "pergola.spans_dropped"
 )
 

@@ -112,6 +112,8 @@ func (c *Chats) step(s chat.Step, now time.Time) {
 		content = encodeMessages(s.Input)
 	case chat.StepModelEnd:
 		content = encodeOutput(s.Output)
+	case chat.StepRetrieval:
+		content = encodeRecalled(s.Recalled)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -130,6 +132,8 @@ func (c *Chats) step(s chat.Step, now time.Time) {
 		b.toolCall(s, now)
 	case chat.StepToolResult:
 		b.toolResult(s, now)
+	case chat.StepRetrieval:
+		b.retrieval(s, content, now)
 	}
 }
 

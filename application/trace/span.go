@@ -12,11 +12,12 @@ import (
 
 // Kinds of traces and spans.
 const (
-	KindChat     = "chat"     // a chat turn (trace and root span)
-	KindWorkflow = "workflow" // a workflow run (trace and root span)
-	KindModel    = "model"    // one model call
-	KindTool     = "tool"     // one tool call
-	KindNode     = "node"     // one node execution of a workflow
+	KindChat     = "chat"      // a chat turn (trace and root span)
+	KindWorkflow = "workflow"  // a workflow run (trace and root span)
+	KindModel    = "model"     // one model call
+	KindTool     = "tool"      // one tool call
+	KindRetrieve = "retrieval" // one knowledge recall of a chat turn
+	KindNode     = "node"      // one node execution of a workflow
 )
 
 // Span statuses.
@@ -115,7 +116,7 @@ func (s *Span) count() int {
 // leave out when content capture is off.
 func IsContent(key string) bool {
 	switch key {
-	case AttrPrompt, AttrCompletion, AttrToolArgs, AttrToolResult, AttrNodeInputs, AttrNodeOutputs, AttrInterrupt:
+	case AttrPrompt, AttrCompletion, AttrToolArgs, AttrToolResult, AttrNodeInputs, AttrNodeOutputs, AttrInterrupt, AttrQuery, AttrHits:
 		return true
 	}
 	return false

@@ -11,6 +11,9 @@ import (
 // builders' resource routes on console (/api).
 func registerBots(coze, console *route.RouterGroup, d Deps) {
 	cz := bots.Coze{Svc: d.Bots}
+	if d.Knowledge != nil {
+		cz.Knowledge = d.Knowledge
+	}
 	if d.Workflows != nil {
 		cz.Workflows = d.Workflows
 	}

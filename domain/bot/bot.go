@@ -50,6 +50,8 @@ type Config struct {
 	// AppID is the app (of the bot's workspace) whose variables the bot's
 	// workflow tools read and assign for its end users; 0 for none.
 	AppID int64
+	// Knowledge binds knowledge bases the bot answers from.
+	Knowledge KnowledgeSettings
 }
 
 // ModelSettings picks the model and its parameters.

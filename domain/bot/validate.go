@@ -38,13 +38,14 @@ func (c *Config) Normalize() {
 	if c.Model.ResponseFormat == "" {
 		c.Model.ResponseFormat = "text"
 	}
+	c.Knowledge.normalize()
 }
 
 // Validate checks a configuration and names the first wrong field, e.g.
 // "variables[2].keyword" or "model.temperature".
 func (c *Config) Validate() error {
 	checks := []func() error{c.validateText, c.validateModel, c.validateRounds, c.validateTools, c.validateOnboarding,
-		func() error { return variable.ValidateDefinitions("variables", c.Variables) }}
+		c.Knowledge.validate, func() error { return variable.ValidateDefinitions("variables", c.Variables) }}
 	for _, check := range checks {
 		if err := check(); err != nil {
 			return err
@@ -106,7 +107,7 @@ func (c *Config) validateTools() error {
 		if !toolNamePattern.MatchString(t.Name) {
 			return errs.Invalid(at+".name", "must be 1-64 letters, digits, _ or -, not starting with a digit; got %q", t.Name)
 		}
-		if t.Name == KeywordMemoryTool || seen[t.Name] {
+		if t.Name == KeywordMemoryTool || t.Name == KnowledgeTool || seen[t.Name] {
 			return errs.Invalid(at+".name", "%q is already a tool of this bot", t.Name)
 		}
 		seen[t.Name] = true
@@ -149,7 +150,8 @@ func (c *Config) validateOnboarding() error {
 	return nil
 }
 
-// HasTools reports whether the bot gives the model any tool.
+// HasTools reports whether the bot gives the model any tool (on-demand
+// knowledge is one).
 func (c *Config) HasTools() bool {
-	return len(c.Plugins)+len(c.Workflows)+len(c.Tables)+len(c.Variables)+len(c.ClientTools) > 0
+	return len(c.Plugins)+len(c.Workflows)+len(c.Tables)+len(c.Variables)+len(c.ClientTools) > 0 || c.Knowledge.OnDemand()
 }

@@ -29,6 +29,8 @@ const NOT_FOR_THE_CLIENT: Record<string, string> = {
   "DELETE /mcp": "the MCP transport's end of session (as POST /mcp)",
   "POST /v3/chat/retrieve":
     "the same operation as GET /v3/chat/retrieve (coze.chat.retrieve), routed because @coze/api sends POST",
+  "GET /open_api/knowledge/document/list":
+    "the same operation as POST /open_api/knowledge/document/list (coze.datasets.documents.list), routed because @coze/api's deprecated knowledge.documents.list sends GET",
 };
 
 /** The client's generic callers: any operation goes through them, so they prove nothing here. */

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/pergola-ai/pergola/domain/bot"
+	"github.com/pergola-ai/pergola/domain/knowledge"
 	"github.com/pergola-ai/pergola/domain/variable"
 )
 
@@ -27,6 +28,20 @@ type configDoc struct {
 	HistoryRounds int             `json:"history_rounds"`
 	MaxToolRounds int             `json:"max_tool_rounds"`
 	AppID         int64           `json:"app_id,omitempty"`
+	Knowledge     *knowledgeDoc   `json:"knowledge,omitempty"`
+}
+
+// knowledgeDoc is a bot's knowledge settings; absent when it binds none.
+type knowledgeDoc struct {
+	KnowledgeIDs  []int64 `json:"knowledge_ids"`
+	AutoCall      bool    `json:"auto_call,omitempty"`
+	Strategy      int     `json:"search_strategy,omitempty"`
+	TopK          int     `json:"top_k,omitempty"`
+	MinScore      float64 `json:"min_score,omitempty"`
+	RerankModel   string  `json:"rerank_model,omitempty"`
+	Rewrite       bool    `json:"use_rewrite,omitempty"`
+	ShowSource    bool    `json:"show_source,omitempty"`
+	NoRecallReply string  `json:"no_recall_reply,omitempty"`
 }
 
 type modelDoc struct {
@@ -84,6 +99,7 @@ func encodeConfig(c *bot.Config) (string, error) {
 		Onboarding:    onboardingDoc{Prologue: c.Onboarding.Prologue, SuggestedQuestions: c.Onboarding.SuggestedQuestions},
 		SuggestReply:  suggestReplyDoc{Enabled: c.SuggestReply.Enabled, Prompt: c.SuggestReply.Prompt},
 		HistoryRounds: c.HistoryRounds, MaxToolRounds: c.MaxToolRounds, AppID: c.AppID,
+		Knowledge: encodeKnowledge(c.Knowledge),
 	}
 	for _, p := range c.Plugins {
 		d.Plugins = append(d.Plugins, pluginDoc{PluginID: p.PluginID, Tool: p.Tool, Version: p.Version})
@@ -117,6 +133,7 @@ func decodeConfig(s string) (bot.Config, error) {
 		Onboarding:    bot.Onboarding{Prologue: d.Onboarding.Prologue, SuggestedQuestions: d.Onboarding.SuggestedQuestions},
 		SuggestReply:  bot.SuggestReply{Enabled: d.SuggestReply.Enabled, Prompt: d.SuggestReply.Prompt},
 		HistoryRounds: d.HistoryRounds, MaxToolRounds: d.MaxToolRounds, AppID: d.AppID,
+		Knowledge: decodeKnowledge(d.Knowledge),
 	}
 	for _, p := range d.Plugins {
 		c.Plugins = append(c.Plugins, bot.PluginTool{PluginID: p.PluginID, Tool: p.Tool, Version: p.Version})
@@ -134,4 +151,25 @@ func decodeConfig(s string) (bot.Config, error) {
 		c.ClientTools = append(c.ClientTools, bot.ClientTool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 	}
 	return c, nil
+}
+
+// encodeKnowledge stores knowledge settings; nil when they are all zero
+// (configurations stored before bots had knowledge read back the same).
+func encodeKnowledge(k bot.KnowledgeSettings) *knowledgeDoc {
+	if !k.Enabled() && !k.AutoCall && !k.ShowSource && k.NoRecallReply == "" && k.Retrieval == (knowledge.Retrieval{}) {
+		return nil
+	}
+	r := k.Retrieval
+	return &knowledgeDoc{KnowledgeIDs: k.KnowledgeIDs, AutoCall: k.AutoCall, Strategy: int(r.Strategy), TopK: r.TopK,
+		MinScore: r.MinScore, RerankModel: r.RerankModel, Rewrite: r.Rewrite, ShowSource: k.ShowSource, NoRecallReply: k.NoRecallReply}
+}
+
+// decodeKnowledge reads stored knowledge settings.
+func decodeKnowledge(d *knowledgeDoc) bot.KnowledgeSettings {
+	if d == nil {
+		return bot.KnowledgeSettings{}
+	}
+	return bot.KnowledgeSettings{KnowledgeIDs: d.KnowledgeIDs, AutoCall: d.AutoCall, ShowSource: d.ShowSource, NoRecallReply: d.NoRecallReply,
+		Retrieval: knowledge.Retrieval{Strategy: knowledge.Strategy(d.Strategy), TopK: d.TopK, MinScore: d.MinScore,
+			RerankModel: d.RerankModel, Rewrite: d.Rewrite}}
 }

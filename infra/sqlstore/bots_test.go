@@ -11,6 +11,7 @@ import (
 	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
+	"github.com/pergola-ai/pergola/domain/knowledge"
 	"github.com/pergola-ai/pergola/domain/variable"
 )
 
@@ -33,6 +34,8 @@ func fullBotConfig(name string) bot.Config {
 		Onboarding:    bot.Onboarding{Prologue: "Hi", SuggestedQuestions: []string{"What?", "Why?"}},
 		SuggestReply:  bot.SuggestReply{Enabled: true, Prompt: "short"},
 		HistoryRounds: 7, MaxToolRounds: 3,
+		Knowledge: bot.KnowledgeSettings{KnowledgeIDs: []int64{11, 12}, AutoCall: true, ShowSource: true, NoRecallReply: "No idea.",
+			Retrieval: knowledge.Retrieval{Strategy: knowledge.StrategyHybrid, TopK: 4, MinScore: 0.25, RerankModel: "rr", Rewrite: true}},
 	}
 }
 

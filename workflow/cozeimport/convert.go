@@ -18,7 +18,7 @@ import (
 )
 
 // Options map what a canvas names in Coze Studio (models, plugins,
-// database tables, workflows) to their Pergola counterparts. An unmapped
+// database tables, workflows, datasets) to their Pergola counterparts. An unmapped
 // id is kept as it is and the node is reported as needing conversion.
 type Options struct {
 	// Catalog tells which node types the engine has; nil takes
@@ -38,6 +38,13 @@ type Options struct {
 	// workflow is not in Workflows unsupported; without it the id is kept
 	// and the node reported as needing conversion.
 	RequireWorkflowMappings bool
+	// Knowledge maps a Coze dataset id to a Pergola knowledge base id.
+	Knowledge map[string]int64
+	// RequireKnowledgeMappings makes a knowledge node (or an LLM node with
+	// knowledge) naming a dataset that is not in Knowledge unsupported;
+	// without it the id is kept and the node reported as needing
+	// conversion.
+	RequireKnowledgeMappings bool
 	// AllowPartial converts a canvas with unsupported nodes: each becomes
 	// a code node that fails, naming the Coze node, if the run reaches it.
 	AllowPartial bool

@@ -5,16 +5,17 @@ import (
 )
 
 // handlesErrors reports whether a node's failures let the run go on
-// (settingOnError processType 2, default output, or 3, error branch):
+// (settingOnError processType 2, default output, or 3, error branch;
+// see processType):
 // Coze then adds the outputs isSuccess and errorBody.
 func handlesErrors(n *cozeNode) bool {
 	var in struct {
 		SettingOnError *settingOnError `json:"settingOnError"`
 	}
-	if n == nil || json.Unmarshal(n.Data.Inputs, &in) != nil || in.SettingOnError == nil || in.SettingOnError.ProcessType == nil {
+	if n == nil || json.Unmarshal(n.Data.Inputs, &in) != nil {
 		return false
 	}
-	p := *in.SettingOnError.ProcessType
+	p := in.SettingOnError.processType()
 	return p == 2 || p == 3
 }
 

@@ -208,8 +208,41 @@ func TestReferencesFindsWorkflowSkills(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("references = %q, want %q", got, want)
 	}
-	err = CheckReferences([]byte(canvas), map[string]WorkflowRef{"71": {1, 1}, "73": {3, 1}}, true)
+	mapped := map[string]WorkflowRef{"71": {1, 1}, "73": {3, 1}}
+	err = CheckReferences([]byte(canvas), mapped, false)
 	if err == nil || !strings.Contains(err.Error(), `workflowList[1].workflow_id: (a type 3 node) runs Coze workflow "72"`) {
-		t.Fatalf("an unmapped workflow skill: %v (allow_partial keeps only sub-workflow nodes)", err)
+		t.Fatalf("an unmapped workflow skill: %v", err)
+	}
+	// allow_partial keeps LLM nodes with unmapped skills as it keeps
+	// sub-workflow nodes: the converter reports what it leaves out.
+	if err := CheckReferences([]byte(canvas), mapped, true); err != nil {
+		t.Fatalf("allow_partial refused an unmapped workflow skill: %v", err)
+	}
+}
+
+// An LLM node's workflow skill that is neither imported nor mapped is left
+// out and reported, the others kept.
+func TestUnmappedWorkflowSkillLeftOut(t *testing.T) {
+	llm := `{"id":"7","type":"3","data":{"inputs":{"llmParam":[{"name":"modelType","input":{"type":"string","value":{"type":"literal","content":"1001"}}},` +
+		`{"name":"prompt","input":{"type":"string","value":{"type":"literal","content":"hi"}}}],` +
+		`"fcParam":{"workflowFCParam":{"workflowList":[{"workflow_id":"71"},{"workflow_id":"72"}]}}},"outputs":[{"name":"output","type":"string"}]}}`
+	opts := goldenOptions()
+	opts.RequireWorkflowMappings, opts.AllowPartial = true, true
+	opts.Workflows = map[string]WorkflowRef{"71": {ID: 11, Version: 2}}
+	res, err := Convert(oneNode(llm), opts)
+	if err != nil {
+		t.Fatalf("Convert: %v", err)
+	}
+	var cfg string
+	for _, n := range res.Definition.Nodes {
+		if n.ID == "n7" {
+			cfg = string(n.Config)
+		}
+	}
+	if !strings.Contains(cfg, `"workflows":[{"version":2,"workflow_id":11}]`) {
+		t.Errorf("config = %s, want only the mapped workflow tool", cfg)
+	}
+	if len(res.Report.NeedsConversion) != 1 || !strings.Contains(res.Report.NeedsConversion[0].Reason, "workflow tool 72 is left out") {
+		t.Errorf("report = %+v", res.Report.NeedsConversion)
 	}
 }

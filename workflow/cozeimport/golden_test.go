@@ -23,7 +23,8 @@ var update = flag.Bool("update", false, "rewrite the golden conversions in testd
 // goldenOptions map the ids the test canvases use.
 func goldenOptions() Options {
 	return Options{Models: map[string]string{"1001": "fake"}, Tables: map[string]int64{"7001": 42},
-		Plugins: map[string]int64{"5001": 7}}
+		Plugins: map[string]int64{"5001": 7}, Knowledge: map[string]int64{"7480093452068470793": 5, "7480093452068438025": 6,
+			"7519861718982361099": 5, "7548363002819379200": 5, "7512369185624686592": 5}}
 }
 
 // golden is what a canvas converts to.

@@ -51,6 +51,10 @@ type cozeInputs struct {
 	Code     string     `json:"code"`
 	Language flexString `json:"language"`
 
+	DatasetParam       []*cozeParam        `json:"datasetParam"`
+	StrategyParam      *knowledgeStrategy  `json:"strategyParam"`
+	ChatHistorySetting *chatHistorySetting `json:"chatHistorySetting"`
+
 	DatabaseInfoList []struct {
 		DatabaseInfoID flexString `json:"databaseInfoID"`
 	} `json:"databaseInfoList"`
@@ -86,6 +90,7 @@ type cozeInputs struct {
 // settingOnError is a node's error handling: processType 1 throws, 2
 // outputs dataOnErr, 3 follows the exception branch.
 type settingOnError struct {
+	Switch      bool   `json:"switch"`
 	ProcessType *int   `json:"processType"`
 	DataOnErr   string `json:"dataOnErr"`
 	RetryTimes  int    `json:"retryTimes"`
@@ -94,6 +99,21 @@ type settingOnError struct {
 		// BackupLLMParam is the LLM node's backup model, as JSON text.
 		BackupLLMParam string `json:"backupLLmParam"`
 	} `json:"ext"`
+}
+
+// processType is how the node handles a failure: as Coze reads it, a
+// canvas without processType whose switch is on with a dataOnErr (older
+// canvases) outputs the default; 0 when nothing is set.
+func (s *settingOnError) processType() int {
+	switch {
+	case s == nil:
+		return 0
+	case s.ProcessType != nil:
+		return *s.ProcessType
+	case s.Switch && s.DataOnErr != "":
+		return 2
+	}
+	return 0
 }
 
 // fcParam lists the tools an LLM node may call.
@@ -134,19 +154,17 @@ func (nc *nodeConv) settings() error {
 	if s.RetryTimes > 5 {
 		nc.flag("retries lowered from %d to 5", s.RetryTimes)
 	}
-	if s.ProcessType != nil {
-		switch *s.ProcessType {
-		case 2:
-			out.OnError = workflow.OnErrorDefault
-			if s.DataOnErr != "" {
-				if err := json.Unmarshal([]byte(s.DataOnErr), &out.DefaultOutput); err != nil {
-					return errs.Invalid(nc.at+".data.inputs.settingOnError.dataOnErr", "is not a JSON object: %v", err)
-				}
-				renameKeys(out.DefaultOutput, outputRenames(string(nc.n.Type)))
+	switch s.processType() {
+	case 2:
+		out.OnError = workflow.OnErrorDefault
+		if s.DataOnErr != "" {
+			if err := json.Unmarshal([]byte(s.DataOnErr), &out.DefaultOutput); err != nil {
+				return errs.Invalid(nc.at+".data.inputs.settingOnError.dataOnErr", "is not a JSON object: %v", err)
 			}
-		case 3:
-			out.OnError = workflow.OnErrorBranch
+			renameKeys(out.DefaultOutput, outputRenames(string(nc.n.Type)))
 		}
+	case 3:
+		out.OnError = workflow.OnErrorBranch
 	}
 	if out.TimeoutMS == 0 && out.Retries == 0 && out.OnError == "" {
 		return nil

@@ -21,6 +21,8 @@ func kindOf(cozeType string) (kind, bool) {
 		return kind{"plugin", "plugin", convertPlugin}, true
 	case "5":
 		return kind{"code", "code", convertCode}, true
+	case "6":
+		return kind{"knowledge retriever", "knowledge_retrieve", convertRetriever}, true
 	case "8":
 		return kind{"selector", "condition", convertSelector}, true
 	case "9":
@@ -41,6 +43,8 @@ func kindOf(cozeType string) (kind, bool) {
 		return kind{"loop", "loop", convertLoop}, true
 	case "22":
 		return kind{"intent detector", "intent", convertIntent}, true
+	case "27":
+		return kind{"knowledge writer", "knowledge_write", convertWriter}, true
 	case "28":
 		return kind{"batch", "batch", convertBatch}, true
 	case "29":
@@ -67,6 +71,8 @@ func kindOf(cozeType string) (kind, bool) {
 		return kind{conversationOps[cozeType].name, "conversation", convertConversation}, true
 	case "59":
 		return kind{"JSON deserialization", "json_parse", convertJSONParse}, true
+	case "60":
+		return kind{"knowledge deleter", "knowledge_delete", convertDeleter}, true
 	}
 	return kind{}, false
 }
@@ -78,16 +84,10 @@ func convertPlain(*nodeConv) error { return nil }
 // for the report.
 func unsupportedName(cozeType string) string {
 	switch cozeType {
-	case "6":
-		return "knowledge retriever"
 	case "7":
 		return "local plugin"
 	case "16", "17", "23":
 		return "image"
-	case "27":
-		return "knowledge writer"
-	case "60":
-		return "knowledge deleter"
 	case "34", "35", "36":
 		return "trigger"
 	}

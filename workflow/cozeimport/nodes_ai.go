@@ -109,6 +109,13 @@ func convertLLM(nc *nodeConv) error {
 	if flows := nc.llmWorkflows(); len(flows) > 0 {
 		cfg["workflows"] = flows
 	}
+	k, err := nc.llmKnowledge()
+	if err != nil {
+		return err
+	}
+	if k != nil {
+		cfg["knowledge"] = k
+	}
 	if backup := nc.backupModel(); backup != "" {
 		cfg["backup_model_id"] = backup
 	}
@@ -132,15 +139,11 @@ func (nc *nodeConv) backupModel() string {
 	return nc.modelID(string(p.ModelType))
 }
 
-// llmTools converts the plugin tools of an LLM node; workflow and
-// knowledge skills are reported.
+// llmTools converts the plugin tools of an LLM node.
 func (nc *nodeConv) llmTools() []map[string]any {
 	fc := nc.in.FCParam
 	if fc == nil {
 		return nil
-	}
-	if len(fc.KnowledgeFCParam) > 0 && string(fc.KnowledgeFCParam) != "null" {
-		nc.flag("knowledge skills are left out: Pergola has no knowledge retrieval")
 	}
 	var tools []map[string]any
 	if fc.PluginFCParam != nil {
@@ -189,7 +192,11 @@ func withoutReasoning(outs []workflow.Param) []workflow.Param {
 }
 
 // llmWorkflows converts the workflow skills of an LLM node to workflow
-// tools, through the import's workflow mappings.
+// tools, through the import's workflow mappings. With
+// RequireWorkflowMappings (imports) a skill whose workflow is neither
+// imported nor mapped is left out and reported, as a sub-workflow node
+// in that case is kept as a placeholder (CheckReferences lets either
+// through only with AllowPartial).
 func (nc *nodeConv) llmWorkflows() []map[string]int64 {
 	fc := nc.in.FCParam
 	if fc == nil || fc.WorkflowFCParam == nil {
@@ -198,6 +205,11 @@ func (nc *nodeConv) llmWorkflows() []map[string]int64 {
 	var flows []map[string]int64
 	for _, w := range fc.WorkflowFCParam.WorkflowList {
 		ref, ok := nc.c.opts.Workflows[string(w.WorkflowID)]
+		if !ok && nc.c.opts.RequireWorkflowMappings {
+			nc.flag("workflow tool %s is left out: its workflow is neither in the import nor mapped "+
+				"(put its canvas in the export or the manifest, or map it in mappings.workflows)", w.WorkflowID)
+			continue
+		}
 		if !ok {
 			nc.flag("workflow %s is a Coze Studio workflow: import it and map it to a published Pergola workflow", w.WorkflowID)
 			ref.ID, _ = strconv.ParseInt(string(w.WorkflowID), 10, 64)

@@ -53,7 +53,7 @@ func TestNodeTypes(t *testing.T) {
 	}{
 		{"end returning text", `{"id":"7","type":"2","data":{"inputs":{"terminatePlan":"useAnswerContent","inputParameters":[{"name":"a","input":` +
 			startRef("q", "string") + `}],"content":{"type":"string","value":{"type":"literal","content":"Hi {{a}}"}}}}}`,
-			`{"id":"end","type":"end","config":{"mode":"text","template":"Hi {{a}}"},"inputs":{"a":{"ref":{"node":"start","path":"q"}}}}`},
+			`{"id":"end","type":"end","config":{"mode":"text","template":"Hi {{a}}"},"inputs":{"a":{"type":"string","ref":{"node":"start","path":"q"}}}}`},
 		{"literal values typed as Coze writes them", `{"id":"7","type":"13","data":{"inputs":{"inputParameters":[` +
 			`{"name":"i","input":{"type":"integer","value":{"type":"literal","content":"42"}}},` +
 			`{"name":"b","input":{"type":"boolean","value":{"type":"literal","content":"true"}}},` +
@@ -63,23 +63,31 @@ func TestNodeTypes(t *testing.T) {
 		{"variables of the user and the run", `{"id":"7","type":"2","data":{"inputs":{"inputParameters":[` +
 			`{"name":"city","input":{"type":"string","value":{"type":"ref","content":{"source":"global_variable_user","path":["city"]}}}},` +
 			`{"name":"uid","input":{"type":"string","value":{"type":"ref","content":{"source":"global_variable_system","path":["sys_user_id"]}}}}]}}}`,
-			`{"id":"end","type":"end","config":{"mode":"variables"},"inputs":{"city":{"variable":"city"},"uid":{"variable":"sys.user_id"}}}`},
+			`{"id":"end","type":"end","config":{"mode":"variables"},"inputs":{"city":{"type":"string","variable":"city"},"uid":{"type":"string","variable":"sys.user_id"}}}`},
 		{"JSON serialization", `{"id":"7","type":"58","data":{"inputs":{"inputParameters":[{"name":"input","input":` + startRef("q", "string") + `}]}}}`,
-			`{"id":"n7","type":"json_stringify","config":{},"inputs":{"value":{"ref":{"node":"start","path":"q"}}}}`},
+			`{"id":"n7","type":"json_stringify","config":{},"inputs":{"value":{"type":"string","ref":{"node":"start","path":"q"}}}}`},
 		{"plugin mapped", `{"id":"7","type":"4","data":{"inputs":{"apiParam":[{"name":"pluginID","input":{"type":"string","value":{"type":"literal","content":"5001"}}},` +
 			`{"name":"apiName","input":{"type":"string","value":{"type":"literal","content":"search"}}}],"inputParameters":[{"name":"query","input":` +
 			startRef("q", "string") + `}]},"outputs":[{"name":"items","type":"list","schema":{"type":"string"}}]}}`,
-			`{"id":"n7","type":"plugin","config":{"plugin_id":7,"tool":"search"},"inputs":{"query":{"ref":{"node":"start","path":"q"}}},"outputs":[{"name":"items","type":"array","items":{"type":"string"}}]}`},
+			`{"id":"n7","type":"plugin","config":{"plugin_id":7,"tool":"search"},"inputs":{"query":{"type":"string","ref":{"node":"start","path":"q"}}},"outputs":[{"name":"items","type":"array","items":{"type":"string"}}]}`},
 		{"HTTP POST with a JSON body and custom auth", `{"id":"7","type":"45","data":{"inputs":{"apiInfo":{"method":"post","url":"https://x.test/a"},` +
 			`"auth":{"authType":"CUSTOM_AUTH","authOpen":true,"authData":{"customData":{"addTo":"query","data":[{"name":"Key","input":{"type":"string","value":{"type":"literal","content":"k"}}},` +
 			`{"name":"Value","input":` + startRef("q", "string") + `}]}}},` +
 			`"body":{"bodyType":"JSON","bodyData":{"json":"{\"q\": \"{{block_output_100001.q}}\"}"}}}}}`,
 			`{"id":"n7","type":"http","config":{"body":"{\"q\": \"{{ref_100001_q}}\"}","body_type":"json","method":"POST","query":{"k":"{{auth_1}}"},"url":"https://x.test/a"},` +
-				`"inputs":{"auth_1":{"ref":{"node":"start","path":"q"}},"ref_100001_q":{"ref":{"node":"start","path":"q"}}}}`},
+				`"inputs":{"auth_1":{"type":"string","ref":{"node":"start","path":"q"}},"ref_100001_q":{"ref":{"node":"start","path":"q"}}}}`},
 		{"error branch and default output", `{"id":"7","type":"5","data":{"inputs":{"language":5,"code":"function main(){return {a:1}}",` +
 			`"settingOnError":{"processType":2,"dataOnErr":"{\"a\":0}","retryTimes":9,"timeoutMs":500}},"outputs":[{"name":"a","type":"integer"}]}}`,
 			`{"id":"n7","type":"code","config":{"code":"function main(){return {a:1}}","language":"typescript"},"outputs":[{"name":"a","type":"integer"}],` +
 				`"settings":{"timeout_ms":500,"retries":5,"on_error":"default","default_output":{"a":0}}}`},
+		{"default output from the switch and dataOnErr alone (no processType, as older canvases)", `{"id":"7","type":"5","data":{"inputs":{"language":5,` +
+			`"code":"function main(){return {a:1}}","settingOnError":{"switch":true,"dataOnErr":"{\"a\":0}"}},"outputs":[{"name":"a","type":"integer"},` +
+			`{"name":"isSuccess","type":"boolean"}]}}`,
+			`{"id":"n7","type":"code","config":{"code":"function main(){return {a:1}}","language":"typescript"},"outputs":[{"name":"a","type":"integer"}],` +
+				`"settings":{"on_error":"default","default_output":{"a":0}}}`},
+		{"switch off: dataOnErr alone handles nothing", `{"id":"7","type":"5","data":{"inputs":{"language":5,` +
+			`"code":"function main(){return {a:1}}","settingOnError":{"switch":false,"dataOnErr":"{\"a\":0}"}},"outputs":[{"name":"a","type":"integer"}]}}`,
+			`{"id":"n7","type":"code","config":{"code":"function main(){return {a:1}}","language":"typescript"},"outputs":[{"name":"a","type":"integer"}]}`},
 		{"question with options", `{"id":"7","type":"18","data":{"inputs":{"answer_type":"option","option_type":"static","question":"Pick",` +
 			`"options":[{"name":"tea"},{"name":"coffee"}]}}}`,
 			`{"id":"n7","type":"question","config":{"allow_other":true,"answer_type":"option","options":["tea","coffee"],"question":"Pick"}}`},
@@ -145,16 +153,16 @@ func TestMalformedCanvases(t *testing.T) {
 
 // TestAllowPartialKeepsAFailingPlaceholder and a canvas given as a string.
 func TestAllowPartialKeepsAFailingPlaceholder(t *testing.T) {
-	canvas, _ := json.Marshal(string(oneNode(`{"id":"7","type":"6","data":{"outputs":[{"name":"outputList","type":"list"}]}}`)))
+	canvas, _ := json.Marshal(string(oneNode(`{"id":"7","type":"16","data":{"outputs":[{"name":"data","type":"string"}]}}`)))
 	res, err := Convert(canvas, Options{AllowPartial: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := res.Definition.Nodes[1]
-	if n.ID != "n7" || n.Type != "code" || len(n.Outputs) != 1 || !strings.Contains(string(n.Config), "Coze node 7 (type 6) was not converted") {
+	if n.ID != "n7" || n.Type != "code" || len(n.Outputs) != 1 || !strings.Contains(string(n.Config), "Coze node 7 (type 16) was not converted") {
 		t.Fatalf("placeholder = %+v %s", n, n.Config)
 	}
-	if got := res.Report.UnsupportedText(); !strings.HasPrefix(got, "nodes[7] (type 6): Coze knowledge retriever") {
+	if got := res.Report.UnsupportedText(); !strings.HasPrefix(got, "nodes[7] (type 16): Coze image") {
 		t.Fatalf("UnsupportedText = %q", got)
 	}
 }

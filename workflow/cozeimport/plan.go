@@ -54,9 +54,10 @@ func PlanExport(ws []ExportWorkflow, mapped map[string]WorkflowRef, allowPartial
 	return p, p.order(ws, refs, index)
 }
 
-// CheckReferences checks that every workflow a canvas runs is mapped (a
-// sub-workflow node's need not be with allowPartial: the converter keeps
-// it as a failing placeholder); the error names the node, type and field.
+// CheckReferences checks that every workflow a canvas runs is mapped
+// (with allowPartial none need be: the converter keeps a sub-workflow
+// node as a failing placeholder and leaves an LLM node's workflow tool
+// out, reporting both); the error names the node, type and field.
 func CheckReferences(canvas []byte, mapped map[string]WorkflowRef, allowPartial bool) error {
 	refs, err := References(canvas)
 	if err != nil {
@@ -72,7 +73,7 @@ func CheckReferences(canvas []byte, mapped map[string]WorkflowRef, allowPartial 
 
 // resolve checks one reference to a workflow outside the import.
 func resolve(at string, r Reference, mapped map[string]WorkflowRef, allowPartial bool) error {
-	if _, ok := mapped[r.WorkflowID]; ok || (allowPartial && r.Type == "9") {
+	if _, ok := mapped[r.WorkflowID]; ok || allowPartial {
 		return nil
 	}
 	return errs.Invalid(at+r.At+"."+r.Field, "(a type %s node) runs Coze workflow %q, which is neither in the "+

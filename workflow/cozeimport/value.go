@@ -45,6 +45,11 @@ func (nc *nodeConv) input(b *blockInput, field string) (workflow.Input, error) {
 		if name, ok := strings.CutPrefix(in.Variable, "app."); ok && err == nil {
 			nc.c.appVariableType(name, b.Type)
 		}
+		if b.Type != "" {
+			// Coze converts what a node reads to the type its input
+			// declares (coerce.go in the workflow package).
+			in.Schema = schemaOf(b.Type, b.AssistType, b.Schema)
+		}
 		return in, err
 	case "object_ref":
 		return nc.objectInput(b, field)
@@ -183,6 +188,12 @@ func outputRenames(cozeType string) map[string]string {
 		return map[string]string{"isSuccess": "success"}
 	case "22":
 		return map[string]string{"classificationId": "classification_id"}
+	case "6":
+		return map[string]string{"outputList": "chunks"}
+	case "27":
+		return map[string]string{"documentId": "document_id", "fileName": "file_name", "fileUrl": "file_url"}
+	case "60":
+		return map[string]string{"isSuccess": "success"}
 	case "18":
 		return map[string]string{"USER_RESPONSE": "answer", "optionContent": "answer", "optionId": "option_index"}
 	}

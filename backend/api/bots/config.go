@@ -5,6 +5,7 @@ import (
 
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/domain/bot"
+	"github.com/pergola-ai/pergola/domain/knowledge"
 	"github.com/pergola-ai/pergola/domain/variable"
 )
 
@@ -27,6 +28,39 @@ type ConfigDTO struct {
 	MaxToolRounds int             `json:"max_tool_rounds"`
 	// AppID names the app whose variables the bot's workflow tools use.
 	AppID idText `json:"app_id,omitempty"`
+	// Knowledge binds knowledge bases of the workspace.
+	Knowledge KnowledgeDTO `json:"knowledge"`
+}
+
+// KnowledgeDTO is a bot's knowledge settings, under Coze's names where
+// Coze has them (dataset_ids, auto_call, search_strategy).
+type KnowledgeDTO struct {
+	DatasetIDs     []idText `json:"dataset_ids"`
+	AutoCall       bool     `json:"auto_call"`
+	SearchStrategy int      `json:"search_strategy"`
+	TopK           int      `json:"top_k"`
+	MinScore       float64  `json:"min_score"`
+	ShowSource     bool     `json:"show_source"`
+	NoRecallReply  string   `json:"no_recall_reply"`
+	RerankModel    string   `json:"rerank_model"`
+	UseRewrite     bool     `json:"use_rewrite"`
+}
+
+func (d KnowledgeDTO) toDomain() (bot.KnowledgeSettings, error) {
+	ids, err := parseIDs("knowledge.dataset_ids", d.DatasetIDs)
+	return bot.KnowledgeSettings{KnowledgeIDs: ids, AutoCall: d.AutoCall, ShowSource: d.ShowSource, NoRecallReply: d.NoRecallReply,
+		Retrieval: knowledge.Retrieval{Strategy: knowledge.Strategy(d.SearchStrategy), TopK: d.TopK, MinScore: d.MinScore,
+			RerankModel: d.RerankModel, Rewrite: d.UseRewrite}}, err
+}
+
+func newKnowledgeDTO(k bot.KnowledgeSettings) KnowledgeDTO {
+	d := KnowledgeDTO{DatasetIDs: []idText{}, AutoCall: k.AutoCall, SearchStrategy: int(k.Retrieval.Strategy), TopK: k.Retrieval.TopK,
+		MinScore: k.Retrieval.MinScore, ShowSource: k.ShowSource, NoRecallReply: k.NoRecallReply,
+		RerankModel: k.Retrieval.RerankModel, UseRewrite: k.Retrieval.Rewrite}
+	for _, id := range k.KnowledgeIDs {
+		d.DatasetIDs = append(d.DatasetIDs, idText(strconv.FormatInt(id, 10)))
+	}
+	return d
 }
 
 // ModelDTO picks the model and its parameters.
@@ -98,6 +132,9 @@ func (d ConfigDTO) toDomain() (bot.Config, error) {
 	if c.AppID, err = d.AppID.parse("app_id", false); err != nil {
 		return c, err
 	}
+	if c.Knowledge, err = d.Knowledge.toDomain(); err != nil {
+		return c, err
+	}
 	for i, p := range d.Plugins {
 		id, err := p.PluginID.parse("plugins["+strconv.Itoa(i)+"].plugin_id", true)
 		if err != nil {
@@ -137,7 +174,7 @@ func newConfigDTO(c bot.Config) ConfigDTO {
 		Plugins: []PluginDTO{}, Workflows: []WorkflowDTO{}, Tables: []TableDTO{}, Variables: []VariableDTO{}, ClientTools: []ClientToolDTO{},
 		Onboarding:    OnboardingDTO{Prologue: c.Onboarding.Prologue, SuggestedQuestions: httpx.NonNil(c.Onboarding.SuggestedQuestions)},
 		SuggestReply:  SuggestReplyDTO{Enabled: c.SuggestReply.Enabled, Prompt: c.SuggestReply.Prompt},
-		HistoryRounds: c.HistoryRounds, MaxToolRounds: c.MaxToolRounds,
+		HistoryRounds: c.HistoryRounds, MaxToolRounds: c.MaxToolRounds, Knowledge: newKnowledgeDTO(c.Knowledge),
 	}
 	if c.AppID != 0 {
 		d.AppID = idText(strconv.FormatInt(c.AppID, 10))

@@ -62,10 +62,6 @@ type cozeFlowList struct {
 	} `json:"ids"`
 }
 
-type cozeKnowledge struct {
-	DatasetIDs []string `json:"dataset_ids"`
-}
-
 // apply writes the fields present in the request over cfg. Coze's SDKs
 // send an empty name and description when the caller set none, so on
 // update (keepEmpty) those empty strings keep the stored values.
@@ -89,8 +85,10 @@ func (r *cozeBotRequest) apply(cfg *bot.Config, keepEmpty bool) error {
 			return err
 		}
 	}
-	if r.Knowledge != nil && len(r.Knowledge.DatasetIDs) > 0 {
-		return errs.Invalid("knowledge.dataset_ids", "knowledge bases are not available yet; remove them")
+	if r.Knowledge != nil {
+		if err := r.Knowledge.apply(&cfg.Knowledge, !keepEmpty); err != nil {
+			return err
+		}
 	}
 	return r.applyTools(cfg)
 }

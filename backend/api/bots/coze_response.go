@@ -48,10 +48,6 @@ type cozeModelOut struct {
 	Parameters map[string]any `json:"parameters"`
 }
 
-type cozeKnowledgeOut struct {
-	KnowledgeInfos []struct{} `json:"knowledge_infos"`
-}
-
 type cozeSuggestOut struct {
 	ReplyMode        string `json:"reply_mode"`
 	CustomizedPrompt string `json:"customized_prompt"`
@@ -77,7 +73,7 @@ func newCozeBot(b *bot.Bot, cfg *bot.Config, version int64, updated time.Time, m
 		OnboardingInfo:   cozeOnboardOut{Prologue: cfg.Onboarding.Prologue, SuggestedQuestions: httpx.NonNil(cfg.Onboarding.SuggestedQuestions)},
 		PluginInfoList:   cozePlugins(cfg.Plugins),
 		ModelInfo:        cozeModelOut{ModelID: cfg.Model.ModelID, ModelName: modelName, Parameters: modelParameters(cfg)},
-		Knowledge:        cozeKnowledgeOut{KnowledgeInfos: []struct{}{}},
+		Knowledge:        cozeKnowledgeOut{KnowledgeInfos: []cozeKnowledgeInfo{}},
 		ShortcutCommands: []struct{}{}, WorkflowInfoList: []cozeWorkflowInfo{},
 		SuggestReplyInfo: cozeSuggestOut{ReplyMode: "disable"},
 		Variables:        []cozeVariable{},

@@ -52,6 +52,8 @@ type mappings struct {
 	Plugins        map[string]httpx.ID    `json:"plugins"`
 	Tables         map[string]httpx.ID    `json:"tables"`
 	Workflows      map[string]workflowRef `json:"workflows"`
+	// Knowledge maps Coze dataset ids to Pergola knowledge base ids.
+	Knowledge map[string]httpx.ID `json:"knowledge"`
 }
 
 type workflowRef struct {
@@ -143,7 +145,11 @@ func (h Handler) Import(ctx context.Context, c *app.RequestContext) error {
 func (r *request) options() cozeimport.Options {
 	o := cozeimport.Options{Models: r.Mappings.Models, DefaultModelID: r.Mappings.DefaultModelID,
 		Plugins: map[string]int64{}, Tables: map[string]int64{}, Workflows: map[string]cozeimport.WorkflowRef{},
-		AllowPartial: r.AllowPartial, InApp: r.AppID != 0, RequireWorkflowMappings: true}
+		Knowledge: map[string]int64{}, AllowPartial: r.AllowPartial, InApp: r.AppID != 0,
+		RequireWorkflowMappings: true, RequireKnowledgeMappings: true}
+	for k, v := range r.Mappings.Knowledge {
+		o.Knowledge[k] = int64(v)
+	}
 	for k, v := range r.Mappings.Plugins {
 		o.Plugins[k] = int64(v)
 	}

@@ -103,6 +103,8 @@ func fullBotConfig() map[string]any {
 		"onboarding":     map[string]any{"prologue": "Hi", "suggested_questions": []any{"Weather?"}},
 		"suggest_reply":  map[string]any{"enabled": true, "prompt": "short"},
 		"history_rounds": float64(8), "max_tool_rounds": float64(4),
+		"knowledge": map[string]any{"dataset_ids": []any{}, "auto_call": false, "search_strategy": float64(0), "top_k": float64(5),
+			"min_score": float64(0), "show_source": false, "no_recall_reply": "", "rerank_model": "", "use_rewrite": false},
 	}
 }
 

@@ -89,7 +89,7 @@ func TestImportReportsWhatItCannotConvert(t *testing.T) {
 	c := newChatSetup(t, backends()[0])
 	body := map[string]any{"workspace_id": c.ws, "name": "unknown", "canvas": string(cozeCanvas(t, "unknown"))}
 	r := c.s.call(t, "POST", "/api/workflows/import", bootstrapToken, body)
-	r.fails(t, 400, 4000, "nodes[200] (type 6)")
+	r.fails(t, 400, 4000, "nodes[200] (type 16)")
 	if !strings.Contains(r.msg, "nodes[300] (type 999)") || !slices.Equal(reportIDs(r.data["report"].(map[string]any), "unsupported"), []string{"200", "300"}) {
 		t.Fatalf("failure = %q %v", r.msg, r.data)
 	}

@@ -139,10 +139,19 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	cleanups = append(cleanups, tables.close)
 	wft := &workflowTools{store: db.Workflows()}
 	apps := appapp.New(db.Apps(), ident)
+	files, err := newFiles(ctx, cfg, db, ident, log)
+	if err != nil {
+		return api.Deps{}, cleanup, err
+	}
+	know, err := newKnowledge(ctx, cfg, db, ident, registry, modelHTTP, files, shared.queue, log, &cleanups)
+	if err != nil {
+		return api.Deps{}, cleanup, err
+	}
 	bots := newBots(db, ident, registry, append(append(append(plugins.bind, tables.bind...), wft.bind()...), channelBinding(db), cache.bots(),
-		botapp.WithApps(apps))...)
+		botapp.WithApps(apps), botapp.WithKnowledge(know))...)
 	convs := newConversations(db, ident, bots)
-	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc, shared.queue, cfg, log, cache, obs.runs, traces.workflows)
+	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc,
+		newWorkflowKnowledge(know, db.Knowledge(), registry), shared.queue, cfg, log, cache, obs.runs, traces.workflows)
 	cleanups = append(cleanups, stopWorkflows)
 	if err != nil {
 		return api.Deps{}, cleanup, err
@@ -154,15 +163,8 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
-	files, err := newFiles(ctx, cfg, db, ident, log)
-	if err != nil {
-		return api.Deps{}, cleanup, err
-	}
-	know, err := newKnowledge(ctx, cfg, db, ident, registry, modelHTTP, files, shared.queue, log, &cleanups)
-	if err != nil {
-		return api.Deps{}, cleanup, err
-	}
-	chats := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, traces.chats)
+	chats := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, traces.chats,
+		chatRecaller{know})
 	if err := chats.Listen(ctx); err != nil {
 		return api.Deps{}, cleanup, fmt.Errorf("listen for chat cancels: %w", err)
 	}

@@ -46,8 +46,9 @@ type workflowQueue interface {
 const workflowWorkers = 4
 
 // newWorkflows wires the workflow engine to the services its nodes use
-// (models, plugin tools, tables, bot variables, the guarded HTTP client,
-// the stored versions of sub-workflows) and the workflow use cases over
+// (models, plugin tools, tables, knowledge bases (nil: knowledge nodes
+// fail saying so), bot variables, the guarded HTTP client, the stored
+// versions of sub-workflows) and the workflow use cases over
 // it. Direct runs (synchronous, unable to ask) are stored in one write
 // when they end; the others' node records are written in batches by the
 // history writer and their states (leases, interrupts) live in the
@@ -55,7 +56,7 @@ const workflowWorkers = 4
 // safe to call) stops it, leaving the runs it held for another process,
 // and then the code-node workers.
 func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry, modelHTTP *http.Client, bots *botapp.Service,
-	plugins *pluginapp.Service, tables *tableapp.Service, queue workflowQueue, cfg config.Config, log *slog.Logger, cache *caches,
+	plugins *pluginapp.Service, tables *tableapp.Service, knowledge wf.Knowledge, queue workflowQueue, cfg config.Config, log *slog.Logger, cache *caches,
 	runMetrics *metrics.WorkflowRuns, tracer workflowapp.RunTracer) (*workflowapp.Service, func(), error) {
 	guard, err := egress.New(egress.Config{Allow: cfg.EgressAllow})
 	if err != nil {
@@ -77,6 +78,7 @@ func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Servi
 		Convs: appapp.NewConversations(appapp.ConversationDeps{Apps: db.Apps(), Names: db.Apps(),
 			Convs: db.Conversations(), Msgs: db.Messages()}),
 		HTTP:      guard.Client(),
+		Knowledge: knowledge,
 		Workflows: workflowapp.NewLoader(db.Workflows()),
 		History:   history,
 		Code:      code,

@@ -5,6 +5,7 @@
 // Coze's code and msg.
 import { s, type Caller, type ID, type Rest } from "../caller.js";
 import type { Body, Query } from "../ops.js";
+import { datasets } from "./datasets.js";
 
 type Feedback = "/v1/conversations/{conversation_id}/messages/{message_id}/feedback";
 type History = "/v1/workflows/{workflow_id}/run_histories/{execute_id}";
@@ -175,6 +176,7 @@ export function coze(c: Caller) {
     conversations: conversations(c),
     chat: chat(c),
     workflows: workflows(c),
+    datasets: datasets(c),
     variables: {
       retrieve: (query: Query<"/v1/variables", "get">, opts?: Rest<"/v1/variables", "get">) =>
         c.call("get", "/v1/variables", { query, ...opts }),
