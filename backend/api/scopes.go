@@ -208,6 +208,20 @@ var routeScopes = map[string][]string{
 	"GET /api/knowledge/{id}/progress":                         {scKnowledge},
 	"POST /api/knowledge/{id}/search":                          {scKnowledge},
 
+	// Coze's knowledge (dataset) API
+	"GET /v1/datasets":                                   {scKnowledge},
+	"POST /v1/datasets":                                  {scKnowledge},
+	"PUT /v1/datasets/{dataset_id}":                      {scKnowledge},
+	"DELETE /v1/datasets/{dataset_id}":                   {scKnowledge},
+	"POST /v1/datasets/{dataset_id}/process":             {scKnowledge},
+	"GET /v1/datasets/{dataset_id}/images":               {scKnowledge},
+	"PUT /v1/datasets/{dataset_id}/images/{document_id}": {scKnowledge},
+	"POST /open_api/knowledge/document/create":           {scKnowledge},
+	"POST /open_api/knowledge/document/update":           {scKnowledge},
+	"POST /open_api/knowledge/document/delete":           {scKnowledge},
+	"GET /open_api/knowledge/document/list":              {scKnowledge},
+	"POST /open_api/knowledge/document/list":             {scKnowledge},
+
 	// MCP: published bots and workflows as tools; each call checks the
 	// scope of its tool (chat for a bot, workflow for a workflow)
 	"GET /mcp":    {scChat, scWorkflow},

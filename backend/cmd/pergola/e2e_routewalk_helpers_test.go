@@ -113,7 +113,7 @@ func (f walkFixture) url(r walkRoute) string {
 		return "1"
 	})
 	q := url.Values{}
-	for _, k := range []string{"workspace_id", "space_id", "bot_id", "workflow_id", "conversation_id"} {
+	for _, k := range []string{"workspace_id", "space_id", "bot_id", "workflow_id", "conversation_id", "dataset_id"} {
 		q.Set(k, f.ids[k])
 	}
 	q.Set("chat_id", "1")
@@ -132,7 +132,8 @@ func (f walkFixture) body(r walkRoute) string {
 	b, _ := json.Marshal(map[string]any{
 		"workspace_id": f.ids["workspace_id"], "space_id": f.ids["workspace_id"], "bot_id": f.ids["bot_id"],
 		"workflow_id": f.ids["workflow_id"], "conversation_id": f.ids["conversation_id"], "name": "walk",
-		"model": f.ids["bot_id"], "user_id": "u1", "input": "hi", "parameters": map[string]any{},
+		"dataset_id": f.ids["dataset_id"],
+		"model":      f.ids["bot_id"], "user_id": "u1", "input": "hi", "parameters": map[string]any{},
 		"messages":            []map[string]any{{"role": "user", "content": "hi"}},
 		"additional_messages": []map[string]any{{"role": "user", "content": "hi", "content_type": "text"}},
 	})

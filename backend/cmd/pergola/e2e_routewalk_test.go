@@ -135,7 +135,7 @@ func newWalkFixture(t *testing.T, s *testServer) walkFixture {
 	ids := map[string]string{
 		"workspace_id": ws, "workspaces": ws, "other": other, "bots": bot, "bot_id": bot, "model": bot,
 		"tables": table, "row_id": firstRowID(t, rows.data), "workflows": wf, "workflow_id": wf,
-		"plugins": plugin, "knowledge": kb, "apps": app, "channel_id": ch, "channels": ch,
+		"plugins": plugin, "knowledge": kb, "dataset_id": kb, "apps": app, "channel_id": ch, "channels": ch,
 	}
 	return walkFixture{ids: ids, markers: []string{"walk secret", "walk_secret", `"` + ws + `"`, `"` + bot + `"`, `"` + wf + `"`}}
 }
