@@ -17,7 +17,9 @@ import (
 // touchEvery limits last-used writes to one per token per interval.
 const touchEvery = time.Minute
 
-// Authenticate turns a bearer secret into the caller's Principal. It fails
+// Authenticate turns a bearer secret into the caller's Principal. A token
+// restricted to workspaces never acts as a platform administrator, even
+// an administrator's (Principal.IsAdmin is false). It fails
 // with ErrUnauthenticated for unknown, revoked or expired tokens and for
 // disabled users.
 func (s *Service) Authenticate(ctx context.Context, secret string) (identity.Principal, error) {
@@ -48,7 +50,7 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (identity.Pri
 		}
 	}
 	return identity.Principal{
-		UserID: u.ID, IsAdmin: u.IsAdmin, TokenID: tok.ID, TokenKind: tok.Kind,
+		UserID: u.ID, IsAdmin: u.IsAdmin && len(tok.WorkspaceIDs) == 0, TokenID: tok.ID, TokenKind: tok.Kind,
 		Scopes: tok.Scopes, Workspaces: tok.WorkspaceIDs, ExpiresAt: tok.ExpiresAt,
 	}, nil
 }

@@ -100,8 +100,9 @@ func TestAuthenticateGivesThePrincipal(t *testing.T) {
 	if err != nil {
 		t.Fatalf("one second before expiry: %v", err)
 	}
+	// An administrator's token restricted to a workspace is not platform-wide.
 	want := identity.Principal{
-		UserID: u.ID, IsAdmin: true, TokenID: tok.Token.ID, TokenKind: identity.TokenPAT,
+		UserID: u.ID, IsAdmin: false, TokenID: tok.Token.ID, TokenKind: identity.TokenPAT,
 		Scopes: []string{identity.ScopeBot, identity.ScopeWorkflow}, Workspaces: []int64{u.personal.ID},
 		ExpiresAt: tok.Token.ExpiresAt,
 	}

@@ -34,7 +34,8 @@ type NewToken struct {
 // the caller's own token: only a token with the all scope may create one
 // (ErrForbidden otherwise); workspace restrictions must name workspaces the
 // caller belongs to and its token reaches (a restricted token mints only
-// restricted ones); the admin scope needs a platform administrator; and a
+// restricted ones); the admin scope needs a platform administrator and an
+// unrestricted token (ErrInvalid with workspace_ids); and a
 // token made with a personal access token does not outlive it.
 func (s *Service) CreateToken(ctx context.Context, p identity.Principal, in CreateTokenInput) (*NewToken, error) {
 	if err := p.ManagesTokens(); err != nil {
@@ -53,6 +54,9 @@ func (s *Service) CreateToken(ctx context.Context, p identity.Principal, in Crea
 	workspaces := slices.Compact(slices.Sorted(slices.Values(in.WorkspaceIDs)))
 	if len(workspaces) == 0 {
 		workspaces = p.Workspaces // a restricted token only mints restricted ones
+	}
+	if slices.Contains(scopes, identity.ScopeAdmin) && len(workspaces) > 0 {
+		return nil, errs.Invalid("workspace_ids", "cannot go with the admin scope: a token restricted to workspaces is never a platform administrator; drop one of them")
 	}
 	for i, id := range workspaces {
 		if _, err := s.Authorize(ctx, p, id, identity.RoleMember); err != nil {

@@ -32,10 +32,15 @@ func (in WorkspaceInput) apply(ws *identity.Workspace) error {
 	return nil
 }
 
-// CreateWorkspace creates a team workspace owned by the caller.
+// CreateWorkspace creates a team workspace owned by the caller. A token
+// without the workspace scope, or restricted to workspaces, gets
+// ErrForbidden.
 func (s *Service) CreateWorkspace(ctx context.Context, p identity.Principal, in WorkspaceInput) (*identity.Workspace, error) {
 	if err := p.RequireScope(identity.ScopeWorkspace); err != nil {
 		return nil, err
+	}
+	if len(p.Workspaces) > 0 {
+		return nil, errs.Forbidden("a token restricted to workspaces %v cannot create a workspace it could not reach; use an unrestricted token", p.Workspaces)
 	}
 	if in.Name == nil {
 		return nil, errs.Invalid("name", "is required")

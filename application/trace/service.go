@@ -47,7 +47,8 @@ type View struct {
 
 // Get returns trace id (a chat id or an execute id) to a member of its
 // workspace; an unknown trace, or one of a workspace the caller is not a
-// member of, is errs.ErrNotFound.
+// member of, is errs.ErrNotFound; a token without the scope of what the
+// trace shows (chat or workflow: scopeOf) gets errs.ErrForbidden.
 func (s *Service) Get(ctx context.Context, p identity.Principal, id int64) (*View, error) {
 	recs, err := s.store.TraceRecords(ctx, id)
 	if err != nil {
@@ -62,6 +63,9 @@ func (s *Service) Get(ctx context.Context, p identity.Principal, id int64) (*Vie
 	} else if err != nil {
 		return nil, fmt.Errorf("read trace %d: %w", id, err)
 	}
+	if err := p.RequireScope(scopeOf(recs[0].Kind)); err != nil {
+		return nil, err
+	}
 	v := &View{ID: id, WorkspaceID: ws, Kind: recs[0].Kind}
 	for _, r := range recs {
 		if r.WorkspaceID != ws {
@@ -74,6 +78,16 @@ func (s *Service) Get(ctx context.Context, p identity.Principal, id int64) (*Vie
 		v.Runs = append(v.Runs, Run{Kind: r.Kind, CreatedAt: r.CreatedAt, Root: &root})
 	}
 	return v, nil
+}
+
+// scopeOf is the token scope a trace of kind needs: a chat's shows the
+// end user's messages and the bot's prompt (chat), a workflow run's its
+// inputs and outputs (workflow).
+func scopeOf(kind string) string {
+	if kind == KindWorkflow {
+		return identity.ScopeWorkflow
+	}
+	return identity.ScopeChat
 }
 
 func notFound(id int64) error {

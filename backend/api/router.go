@@ -96,7 +96,8 @@ func Register(e *route.Engine, d Deps) {
 	e.POST("/api/auth/login", perIP(d.Limiter, d.Proxies, loginAttemptsPerMinute), httpx.Handle(ident.Login))
 
 	guard := middleware.NewFailureGuard(d.Limiter, d.AuthFailures, d.Proxies, d.Log)
-	authed := []app.HandlerFunc{middleware.CSRF(d.CORSOrigins), middleware.Auth(d.Identity, guard), middleware.RateLimit(d.Limiter, d.RateLimit)}
+	scopes := middleware.Scopes(hertzScopes())
+	authed := []app.HandlerFunc{middleware.CSRF(d.CORSOrigins), middleware.Auth(d.Identity, guard), scopes, middleware.RateLimit(d.Limiter, d.RateLimit)}
 	consoleGroup, cozeGroup := e.Group("/api", authed...), e.Group("", authed...)
 	registerConsole(consoleGroup, d, ident)
 	adminGroup := e.Group("/api/admin", append(authed, admin.RequireAdmin())...)
@@ -119,7 +120,7 @@ func Register(e *route.Engine, d Deps) {
 	registerDatasets(cozeGroup, d)
 	registerTraces(consoleGroup, d)
 	registerKnowledge(consoleGroup, d)
-	mcpapi.Register(e, mcpapi.Deps{Tools: d.MCP, Log: d.Log, Auth: middleware.Auth(d.Identity, guard),
+	mcpapi.Register(e, mcpapi.Deps{Tools: d.MCP, Log: d.Log, Auth: middleware.Auth(d.Identity, guard), Scopes: scopes,
 		RateLimit: middleware.RateLimit(d.Limiter, d.RateLimit), MaxBodyBytes: d.MaxBodyBytes})
 }
 

@@ -9,7 +9,11 @@ import (
 
 // Principal is the authenticated caller of one request.
 type Principal struct {
-	UserID     int64
+	UserID int64
+	// IsAdmin: the caller acts as a platform administrator. It is true only
+	// for an administrator's token that is not restricted to workspaces: a
+	// restricted token is never platform-wide, so it cannot use the admin
+	// API, read every workspace or create users (Authenticate sets it).
 	IsAdmin    bool
 	TokenID    int64
 	TokenKind  TokenKind
@@ -29,6 +33,12 @@ func (p Principal) RequireScope(scope string) error {
 		return errs.Forbidden("this token lacks the %q scope", scope)
 	}
 	return nil
+}
+
+// HasAnyScope reports whether the caller's token grants one of scopes;
+// none means any token will do.
+func (p Principal) HasAnyScope(scopes ...string) bool {
+	return len(scopes) == 0 || slices.ContainsFunc(scopes, p.HasScope)
 }
 
 // TokenAllowsWorkspace reports whether the token may touch workspace id.

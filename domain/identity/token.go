@@ -32,9 +32,10 @@ const (
 	ScopeWorkspace = "workspace"
 	ScopeAdmin     = "admin"
 	ScopeKnowledge = "knowledge"
+	ScopeUsage     = "usage" // GET /api/usage: token and run counts
 )
 
-var knownScopes = []string{ScopeAll, ScopeBot, ScopeChat, ScopeWorkflow, ScopePlugin, ScopeTable, ScopeWorkspace, ScopeAdmin, ScopeKnowledge}
+var knownScopes = []string{ScopeAll, ScopeBot, ScopeChat, ScopeWorkflow, ScopePlugin, ScopeTable, ScopeWorkspace, ScopeAdmin, ScopeKnowledge, ScopeUsage}
 
 // Token is a stored credential. Only the SHA-256 hash of the secret is kept:
 // with 256 random bits a fast hash is as safe as a slow one, and it lets a

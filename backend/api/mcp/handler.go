@@ -38,6 +38,7 @@ type Deps struct {
 	// Auth authenticates the caller (and sets it with httpx.SetPrincipal);
 	// RateLimit then bounds its requests.
 	Auth         app.HandlerFunc
+	Scopes       app.HandlerFunc // the route table's scope check; nil: none
 	RateLimit    app.HandlerFunc
 	MaxBodyBytes int
 }
@@ -50,7 +51,7 @@ func Register(e *route.Engine, d Deps) {
 		h = handler(d)
 	}
 	for _, m := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
-		e.Handle(m, Path, challenge(), d.Auth, accepted(), d.RateLimit, h)
+		e.Handle(m, Path, challenge(), d.Auth, accepted(), scopesOf(d), d.RateLimit, h)
 	}
 }
 
@@ -109,4 +110,13 @@ func buildVersion() string {
 		return bi.Main.Version
 	}
 	return "devel"
+}
+
+// scopesOf returns the scope check of d, or one that lets every caller
+// through when there is none (unit tests of this package).
+func scopesOf(d Deps) app.HandlerFunc {
+	if d.Scopes != nil {
+		return d.Scopes
+	}
+	return func(ctx context.Context, c *app.RequestContext) { c.Next(ctx) }
 }

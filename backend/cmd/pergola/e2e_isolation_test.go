@@ -105,7 +105,7 @@ func TestTokensLifecycle(t *testing.T) {
 	}
 	// A limited token cannot create workspaces or mint tokens.
 	s.call(t, "POST", "/api/workspaces", limited, map[string]any{"name": "w"}).fails(t, 403, 4101, "workspace")
-	s.call(t, "POST", "/api/tokens", limited, map[string]any{"name": "y"}).fails(t, 403, 4101, "limited scopes")
+	s.call(t, "POST", "/api/tokens", limited, map[string]any{"name": "y"}).fails(t, 403, 4101, "needs: one of all")
 	s.call(t, "GET", "/v1/users/me", limited, nil).must(t, 200)
 
 	list := s.call(t, "GET", "/api/tokens", admin, nil).must(t, 200)
