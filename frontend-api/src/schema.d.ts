@@ -1442,7 +1442,7 @@ export interface paths {
         };
         /**
          * The span tree of a chat turn or workflow run
-         * @description `id` is a chat id (Coze's chat_id) or a workflow run's execute_id. Each run of it (the turn, then each resumption with tool outputs or an answer; the run, then each resume) is one item of `runs`, oldest first, at most 100. Traces are written in the background a moment after the run ends. Text attributes are cut to 8 KiB (the span then has `pergola.truncated`), a trace keeps at most 512 spans (`pergola.spans_dropped` on the root says how many were left out), and a stored tree at most 1 MiB (beyond that without content). Any member of the trace's workspace may read it; a trace of another workspace answers 404 like an unknown one.
+         * @description `id` is a chat id (Coze's chat_id) or a workflow run's execute_id. Each run of it (the turn, then each resumption with tool outputs or an answer; the run, then each resume) is one item of `runs`, oldest first, at most 100. Traces are written in the background a moment after the run ends. Text attributes are cut to 8 KiB (the span then has `pergola.truncated`), a trace keeps at most 512 spans (`pergola.spans_dropped` on the root says how many were left out), and a stored tree at most 1 MiB (beyond that without content). Any member of the trace's workspace may read it; a trace of another workspace answers 404 like an unknown one. The token needs the scope of what the trace shows: `chat` for a chat's, `workflow` for a workflow run's (403 otherwise).
          */
         get: operations["getTrace"];
         put?: never;
@@ -1462,7 +1462,7 @@ export interface paths {
         };
         /**
          * Usage of a workspace
-         * @description Chats (chat turns) and workflow runs created in [from, to), grouped by the keys of `group_by`; each item carries only the grouped keys. `errors` counts failed chats and runs; latency is created→finished of the successful ones (nearest-rank p50 and p95, in milliseconds; 0 when none finished). A chat's model is the model of the bot version it ran with (a draft chat: the bot's current draft); workflow runs have model "" because their nodes may use several. At most 200,000 records are read, oldest first; beyond that `truncated` is true and the newest records are left out. Any member of the workspace may read it (403 otherwise); without `workspace_id` only a platform administrator with the `admin` scope may, over every workspace.
+         * @description Chats (chat turns) and workflow runs created in [from, to), grouped by the keys of `group_by`; each item carries only the grouped keys. `errors` counts failed chats and runs; latency is created→finished of the successful ones (nearest-rank p50 and p95, in milliseconds; 0 when none finished). A chat's model is the model of the bot version it ran with (a draft chat: the bot's current draft); workflow runs have model "" because their nodes may use several. At most 200,000 records are read, oldest first; beyond that `truncated` is true and the newest records are left out. The token needs the `usage` scope. Any member of the workspace may read it (403 otherwise); without `workspace_id` only a platform administrator with the `admin` scope and a token not restricted to workspaces may, over every workspace.
          */
         get: operations["getUsage"];
         put?: never;
@@ -5083,10 +5083,10 @@ export interface components {
          */
         Role: "owner" | "admin" | "member";
         /**
-         * @description What a personal access token may do; `all` grants everything the user may do, `admin` the admin API (administrators only).
+         * @description What a personal access token may do; `all` grants everything the user may do, `admin` the admin API (administrators only, with a token not restricted to workspaces: `admin` cannot go with `workspace_ids`). Each route's scope is listed in the README (Token scopes); a token without it gets 403.
          * @enum {string}
          */
-        Scope: "all" | "bot" | "chat" | "workflow" | "plugin" | "table" | "workspace" | "admin" | "knowledge";
+        Scope: "all" | "bot" | "chat" | "workflow" | "plugin" | "table" | "workspace" | "admin" | "knowledge" | "usage";
         Span: {
             /** @description e.g. "invoke_agent 123", "chat gpt-4o", "execute_tool get_weather", "workflow 456", "node llm_1". */
             name: string;
@@ -9226,6 +9226,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
