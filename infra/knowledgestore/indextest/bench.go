@@ -108,10 +108,30 @@ func BenchVector(b *testing.B, ix knowledge.Index, queries [][]float32) {
 	}
 }
 
+// BenchCommonQueries returns BenchQueries each with the corpus's two
+// most common words added (held by ~2/3 and ~1/3 of the chunks), as real
+// queries hold "the" or "of".
+func BenchCommonQueries() []string {
+	en, _ := benchWords(rand.New(rand.NewSource(1)))
+	out := BenchQueries()
+	for i := range out {
+		out[i] = en[0] + " " + out[i] + " " + en[1]
+	}
+	return out
+}
+
 // BenchText measures SearchText, topK 10, over the loaded corpus.
 func BenchText(b *testing.B, ix knowledge.Index) {
+	textLoop(b, ix, BenchQueries())
+}
+
+// BenchTextCommon is BenchText with BenchCommonQueries.
+func BenchTextCommon(b *testing.B, ix knowledge.Index) {
+	textLoop(b, ix, BenchCommonQueries())
+}
+
+func textLoop(b *testing.B, ix knowledge.Index, queries []string) {
 	ctx := context.Background()
-	queries := BenchQueries()
 	i := 0
 	defer reportCPU(b, cpuTime())
 	for b.Loop() {

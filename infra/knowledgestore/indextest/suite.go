@@ -32,6 +32,7 @@ func Run(t *testing.T, open func(t *testing.T) knowledge.Index) {
 		{"TextEnglish", testTextEnglish},
 		{"TextChinese", testTextChinese},
 		{"TextRanking", testTextRanking},
+		{"TextCommonWords", testTextCommonWords},
 		{"TopK", testTopK},
 		{"EmptyQueries", testEmpty},
 		{"ConcurrentWriters", testConcurrentWriters},

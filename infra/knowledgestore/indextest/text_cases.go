@@ -1,6 +1,7 @@
 package indextest
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -133,5 +134,33 @@ func testEmpty(t *testing.T, ix knowledge.Index) {
 		if err != nil || len(hits) != 0 {
 			t.Fatalf("SearchVector(%+v, %v, %d) = %v, %v; want nothing", c.s, c.v, c.k, hits, err)
 		}
+	}
+}
+
+// testTextCommonWords: in a base of 300 chunks that all hold "the" and
+// "的", a query mixing such a word with a rare one returns the chunks of
+// the rare word first, not the whole base; a query of only common words
+// still finds chunks.
+func testTextCommonWords(t *testing.T, ix knowledge.Index) {
+	var batch []knowledge.Chunk
+	for i := 0; i < 300; i++ {
+		text := fmt.Sprintf("the note %d of the archive 目录的第%d页", i, i)
+		switch i {
+		case 120:
+			text = "the zeppelin landed in the harbour 飞艇的降落"
+		case 121:
+			text = "the zeppelin museum 飞艇的博物馆"
+		}
+		batch = append(batch, chunk(int64(1+i), 1, 7, 70+int64(i/100), i%100, text, nil))
+	}
+	put(t, ix, batch...)
+	for _, q := range []string{"the zeppelin", "THE ZEPPELIN OF THE", "目录 飞艇"} {
+		if got := sorted(textIDs(t, ix, scope17, q, 300)); !cmp.Equal(got, []int64{121, 122}) {
+			t.Errorf("SearchText(%q) = %d chunks %v, want only the chunks holding the rare word, 121 and 122",
+				q, len(got), got[:min(len(got), 5)])
+		}
+	}
+	if n := len(textIDs(t, ix, scope17, "the of", 5)); n != 5 {
+		t.Errorf("SearchText(\"the of\") found %d chunks, want 5 (common words alone still match)", n)
 	}
 }

@@ -23,3 +23,9 @@ func BenchmarkSearchText(b *testing.B) {
 	indextest.LoadBench(b, ix, benchChunks, benchDims)
 	indextest.BenchText(b, ix)
 }
+
+func BenchmarkSearchTextCommonWords(b *testing.B) {
+	ix := open(b, testenv.MySQL(b))
+	indextest.LoadBench(b, ix, benchChunks, benchDims)
+	indextest.BenchTextCommon(b, ix)
+}

@@ -64,8 +64,9 @@ func (termIndex) Delete(ctx context.Context, tx *sql.Tx, ids []int64) error {
 }
 
 // Search computes BM25 over the scope: the scope's chunk count and mean
-// length, each term's document frequency in the scope, then the scores in
-// the database, which returns only the topK. Every query reads the
+// length, each term's document frequency in the scope (common terms are
+// then left out, see knowledgestore.SelectTerms), then the scores in the
+// database, which returns only the topK. Every query reads the
 // covering index of knowledge_chunk_terms or of knowledge_chunks.
 func (termIndex) Search(ctx context.Context, db *sql.DB, s knowledge.Scope, terms []string, topK int) ([]knowledgestore.Scored, error) {
 	scopeArgs := []any{s.WorkspaceID}
@@ -83,7 +84,19 @@ func (termIndex) Search(ctx context.Context, db *sql.DB, s knowledge.Scope, term
 	if err != nil || len(df) == 0 {
 		return nil, err
 	}
+	df = onlyTerms(df, knowledgestore.SelectTerms(df, docs))
 	return scoreInDB(ctx, db, len(s.KnowledgeIDs), scopeArgs, df, docs, max(avg.Float64, 1), topK)
+}
+
+// onlyTerms returns the frequencies of the given terms: common terms are
+// left out of the scoring, which would otherwise read nearly every chunk's
+// row (their idf, and so their share of a score, is small).
+func onlyTerms(df map[string]int64, terms []string) map[string]int64 {
+	out := make(map[string]int64, len(terms))
+	for _, t := range terms {
+		out[t] = df[t]
+	}
+	return out
 }
 
 // termsFrom is the FROM and WHERE of the term queries: the scope's rows

@@ -67,10 +67,18 @@ func (ix *Index) tuneScan(ctx context.Context, tx pgx.Tx, topK int) error {
 }
 
 // SearchText returns the topK chunks of the scope that best match query,
-// ranked by ts_rank_cd (normalized by length), best first.
+// ranked by ts_rank_cd (normalized by length) on the query's rarer terms,
+// best first.
 func (ix *Index) SearchText(ctx context.Context, s knowledge.Scope, query string, topK int) ([]knowledge.Hit, error) {
 	terms := knowledgestore.QueryTerms(query)
 	if knowledgestore.EmptyScope(s, topK) || len(terms) == 0 {
+		return nil, nil
+	}
+	terms, err := ix.rareTerms(ctx, s, terms)
+	if err != nil {
+		return nil, fmt.Errorf("search text: %w", err)
+	}
+	if len(terms) == 0 {
 		return nil, nil
 	}
 	q := `SELECT ` + chunkCols + `, ts_rank_cd(tsv, q, 1)::float8 AS score

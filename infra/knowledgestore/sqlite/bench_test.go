@@ -28,3 +28,9 @@ func BenchmarkSearchText(b *testing.B) {
 	indextest.LoadBench(b, ix, benchChunks, benchDims)
 	indextest.BenchText(b, ix)
 }
+
+func BenchmarkSearchTextCommonWords(b *testing.B) {
+	ix := openTemp(b)
+	indextest.LoadBench(b, ix, benchChunks, benchDims)
+	indextest.BenchTextCommon(b, ix)
+}

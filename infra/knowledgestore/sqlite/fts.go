@@ -37,10 +37,14 @@ func (ftsIndex) Delete(ctx context.Context, tx *sql.Tx, ids []int64) error {
 	return err
 }
 
-// Search ranks by bm25() (negative, lower is better; made positive). Its
-// statistics are those of the whole file, which orders a scope's chunks
-// as BM25 does.
+// Search ranks by bm25() (negative, lower is better; made positive) on
+// the query's rarer terms (see rareTerms). Its statistics are those of
+// the whole file, which orders a scope's chunks as BM25 does.
 func (ftsIndex) Search(ctx context.Context, db *sql.DB, s knowledge.Scope, terms []string, topK int) ([]knowledgestore.Scored, error) {
+	terms, err := rareTerms(ctx, db, terms)
+	if err != nil || len(terms) == 0 {
+		return nil, err
+	}
 	q := `SELECT c.id, -bm25(knowledge_chunks_fts) AS score
 		FROM knowledge_chunks_fts JOIN knowledge_chunks c ON c.id = knowledge_chunks_fts.rowid
 		WHERE knowledge_chunks_fts MATCH ? AND c.workspace_id = ? AND c.knowledge_id IN ` + inList(len(s.KnowledgeIDs)) + `
@@ -63,6 +67,38 @@ func (ftsIndex) Search(ctx context.Context, db *sql.DB, s knowledge.Scope, terms
 		out = append(out, sc)
 	}
 	return out, rows.Err()
+}
+
+// rareTerms returns the terms worth matching (knowledgestore.SelectTerms)
+// by their document frequency in the file: a term most chunks hold would
+// make FTS5 score nearly every chunk for a tiny share of the ranking.
+func rareTerms(ctx context.Context, db *sql.DB, terms []string) ([]string, error) {
+	var docs int64
+	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM knowledge_chunks").Scan(&docs); err != nil {
+		return nil, err
+	}
+	args := make([]any, len(terms))
+	for i, t := range terms {
+		args[i] = t
+	}
+	rows, err := db.QueryContext(ctx, "SELECT term, doc FROM knowledge_chunks_fts_vocab WHERE term IN "+inList(len(terms)), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	df := map[string]int64{}
+	for rows.Next() {
+		var term string
+		var n int64
+		if err := rows.Scan(&term, &n); err != nil {
+			return nil, err
+		}
+		df[term] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return knowledgestore.SelectTerms(df, docs), nil
 }
 
 // matchExpr ORs the terms, each quoted so FTS5 reads it as a string.

@@ -8,7 +8,7 @@ import (
 
 // schemaVersion is the version of the tables below; a later version adds
 // its changes as further steps keyed by number.
-const schemaVersion = 1
+const schemaVersion = 2
 
 var schemaV1 = []string{
 	`CREATE TABLE IF NOT EXISTS knowledge_chunks (
@@ -36,14 +36,26 @@ var schemaV1 = []string{
 	`CREATE TABLE IF NOT EXISTS knowledge_index_schema (version INTEGER NOT NULL)`,
 }
 
-// migrate creates the tables once; a file of a newer version is refused.
+// schemaV2 adds a view of the full-text index's document frequency per
+// term, which a search reads to leave out terms most chunks hold.
+var schemaV2 = []string{
+	`CREATE VIRTUAL TABLE IF NOT EXISTS knowledge_chunks_fts_vocab USING fts5vocab(knowledge_chunks_fts, row)`,
+}
+
+// schemaSteps[i] brings a file from version i to version i+1.
+var schemaSteps = [][]string{schemaV1, schemaV2}
+
+// migrate brings the file to schemaVersion, one step at a time; a file of
+// a newer version is refused.
 func migrate(ctx context.Context, db *sql.DB) error {
-	var v int
-	err := db.QueryRowContext(ctx, "SELECT MAX(version) FROM knowledge_index_schema").Scan(&v)
-	if err == nil && v > schemaVersion {
-		return fmt.Errorf("schema version %d is newer than this build's %d", v, schemaVersion)
+	var v sql.NullInt64
+	if err := db.QueryRowContext(ctx, "SELECT MAX(version) FROM knowledge_index_schema").Scan(&v); err != nil {
+		v = sql.NullInt64{} // no table yet: a new file
 	}
-	if err == nil && v == schemaVersion {
+	if v.Int64 > schemaVersion {
+		return fmt.Errorf("schema version %d is newer than this build's %d", v.Int64, schemaVersion)
+	}
+	if v.Int64 == schemaVersion {
 		return nil
 	}
 	tx, err := db.BeginTx(ctx, nil)
@@ -51,9 +63,11 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return err
 	}
 	defer func() { _ = tx.Rollback() }()
-	for _, stmt := range schemaV1 {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("create schema: %w", err)
+	for _, step := range schemaSteps[v.Int64:] {
+		for _, stmt := range step {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("create schema: %w", err)
+			}
 		}
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO knowledge_index_schema (version) VALUES (?)", schemaVersion); err != nil {
