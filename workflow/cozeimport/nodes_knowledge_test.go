@@ -32,15 +32,15 @@ func TestKnowledgeNodes(t *testing.T) {
 			literalParam("topK", "integer", "3")+literalParam("minScore", "float", "0.4")+literalParam("strategy", "integer", "20")+
 				literalParam("useRerank", "boolean", "true")+literalParam("useRewrite", "boolean", "false")),
 			`{"id":"n7","type":"knowledge_retrieve","config":{"knowledge_ids":[5,6],"min_score":0.4,"rerank":true,"rewrite":false,"strategy":"full_text","top_k":3},` +
-				`"inputs":{"query":{"ref":{"node":"start","path":"q"}}}}`},
+				`"inputs":{"query":{"type":"string","ref":{"node":"start","path":"q"}}}}`},
 		{"writer with a custom chunk strategy", `{"id":"7","type":"27","data":{"inputs":{"inputParameters":[{"name":"knowledge","input":` + startRef("q", "string") + `}],` +
 			`"datasetParam":[{"name":"datasetList","input":{"type":"list","value":{"type":"literal","content":["7519861718982361099"]}}}],` +
 			`"strategyParam":{"parsingStrategy":{"parsingType":"accurate"},"chunkStrategy":{"chunkType":"custom","separator":"#","maxToken":500,"overlap":0.2}}}}}`,
 			`{"id":"n7","type":"knowledge_write","config":{"chunking":{"max_tokens":500,"overlap":100,"separator":"#","type":"custom"},"knowledge_id":5},` +
-				`"inputs":{"file":{"ref":{"node":"start","path":"q"}}}}`},
+				`"inputs":{"file":{"type":"string","ref":{"node":"start","path":"q"}}}}`},
 		{"deleter", `{"id":"7","type":"60","data":{"inputs":{"inputParameters":[{"name":"documentID","input":` + startRef("q", "string") + `}],` +
 			`"datasetParam":[{"name":"datasetList","input":{"type":"list","value":{"type":"literal","content":["7519861718982361099"]}}}]},"outputs":[{"name":"isSuccess","type":"boolean"}]}}`,
-			`{"id":"n7","type":"knowledge_delete","config":{"knowledge_id":5},"inputs":{"document_id":{"ref":{"node":"start","path":"q"}}}}`},
+			`{"id":"n7","type":"knowledge_delete","config":{"knowledge_id":5},"inputs":{"document_id":{"type":"string","ref":{"node":"start","path":"q"}}}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,7 +98,7 @@ func TestLLMKnowledge(t *testing.T) {
 		`"search_mode":1,"use_rerank":false,"use_rewrite":true,"no_recall_reply_mode":1,"no_recall_reply_customize_prompt":"Sorry, I don't know."}`))
 	want := `{"id":"n7","type":"llm","config":{"knowledge":{"knowledge_ids":[5],"min_score":0.3,"no_recall_reply":"Sorry, I don't know.",` +
 		`"rerank":false,"rewrite":true,"strategy":"hybrid","top_k":4},"model_id":"fake","prompt":"{{q}}"},` +
-		`"inputs":{"q":{"ref":{"node":"start","path":"q"}}},"outputs":[{"name":"output","type":"string"}]}`
+		`"inputs":{"q":{"type":"string","ref":{"node":"start","path":"q"}}},"outputs":[{"name":"output","type":"string"}]}`
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -160,10 +160,11 @@ func TestOversizedBodiesGetTheEnvelope(t *testing.T) {
 	// Far past the limit: a declared length hertz refuses before reading.
 	c := s.dial(t)
 	fmt.Fprintf(c, "POST /api/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n",
-		bootstrapToken, 64<<20)
+		bootstrapToken, 256<<20)
 	decodeReply(t, c.response(t)).fails(t, 413, 4001, fmt.Sprintf("%d bytes (PERGOLA_MAX_BODY_BYTES)", limit))
 	// Far past the limit, chunked: hertz reads until its own limit (the
-	// largest of this one and the upload limit, PERGOLA_FILES_MAX_BYTES),
+	// largest of this one, the upload limit PERGOLA_FILES_MAX_BYTES and the
+	// base64 of PERGOLA_KNOWLEDGE_MAX_FILE_BYTES on Coze's document create),
 	// then refuses.
 	c = s.dial(t)
 	fmt.Fprintf(c, "POST /api/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n", bootstrapToken)
@@ -171,7 +172,7 @@ func TestOversizedBodiesGetTheEnvelope(t *testing.T) {
 	go func() {
 		defer close(done)
 		chunk := fmt.Sprintf("%x\r\n%s\r\n", 1<<20, strings.Repeat("a", 1<<20))
-		for i := 0; i < 64; i++ {
+		for i := 0; i < 160; i++ {
 			if _, err := io.WriteString(c, chunk); err != nil {
 				return
 			}
