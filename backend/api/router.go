@@ -89,7 +89,7 @@ func Register(e *route.Engine, d Deps) {
 	o := ops.Handlers{Checks: d.Checks, Gatherer: d.Metrics, OpenAPI: d.OpenAPI}
 	e.GET("/healthz", o.Healthz)
 	e.GET("/readyz", o.Readyz)
-	e.GET("/metrics", o.Metrics)
+	e.GET("/metrics", o.Metrics())
 	e.GET("/openapi.yaml", o.OpenAPIDoc)
 
 	ident := console.Identity{Svc: d.Identity}

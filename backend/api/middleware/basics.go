@@ -65,7 +65,9 @@ func Recovery(log *slog.Logger) app.HandlerFunc {
 func AccessLog(log *slog.Logger) app.HandlerFunc {
 	return func(ctx context.Context, c *app.RequestContext) {
 		start := time.Now()
+		size := countWrites(c)
 		c.Next(ctx)
+		n := size()
 		status := c.Response.StatusCode()
 		level := slog.LevelInfo
 		if status >= 500 {
@@ -74,7 +76,7 @@ func AccessLog(log *slog.Logger) app.HandlerFunc {
 		attrs := []any{
 			"logid", httpx.LogID(c), "method", string(c.Method()), "path", string(c.Path()),
 			"route", Route(c), "status", status, "duration_ms", float64(time.Since(start).Microseconds()) / 1000,
-			"bytes", len(c.Response.Body()), "client_ip", c.ClientIP(),
+			"bytes", n, "client_ip", c.ClientIP(),
 		}
 		if p := httpx.Caller(c); p.UserID != 0 {
 			attrs = append(attrs, "user_id", strconv.FormatInt(p.UserID, 10))

@@ -3,14 +3,14 @@
 package ops
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"time"
 
 	"github.com/cloudwego/hertz/pkg/app"
+	"github.com/cloudwego/hertz/pkg/common/adaptor"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // Check is one readiness probe, such as the database or Redis ping.
@@ -48,23 +48,12 @@ func (h Handlers) Readyz(ctx context.Context, c *app.RequestContext) {
 	c.JSON(code, map[string]any{"status": status, "checks": results})
 }
 
-// Metrics writes the Prometheus text exposition.
-func (h Handlers) Metrics(ctx context.Context, c *app.RequestContext) {
-	mfs, err := h.Gatherer.Gather()
-	if err != nil {
-		c.String(http.StatusInternalServerError, err.Error())
-		return
-	}
-	var buf bytes.Buffer
-	format := expfmt.NewFormat(expfmt.TypeTextPlain)
-	enc := expfmt.NewEncoder(&buf, format)
-	for _, mf := range mfs {
-		if err := enc.Encode(mf); err != nil {
-			c.String(http.StatusInternalServerError, err.Error())
-			return
-		}
-	}
-	c.Data(http.StatusOK, string(format), buf.Bytes())
+// Metrics returns the /metrics handler: client_golang's promhttp, which
+// negotiates the exposition format with the scraper (OpenMetrics, with
+// the exemplars of the latency histograms, when asked for; the classic
+// text format otherwise) and compresses when the scraper accepts it.
+func (h Handlers) Metrics() app.HandlerFunc {
+	return adaptor.HertzHandler(promhttp.HandlerFor(h.Gatherer, promhttp.HandlerOpts{EnableOpenMetrics: true}))
 }
 
 // OpenAPIDoc serves the merged OpenAPI document as YAML.
