@@ -1,6 +1,10 @@
 package workflow
 
-import "time"
+import (
+	"time"
+
+	"github.com/cloudwego/eino/schema"
+)
 
 // EventKind says what an Event reports.
 type EventKind string
@@ -86,4 +90,18 @@ type NodeRecord struct {
 	Duration  time.Duration
 	Usage     Usage
 	Attempts  int
+	// Model is the last model call of an llm node, for traces; nil for
+	// other nodes and for an llm node that called no model.
+	Model *ModelCall
+}
+
+// ModelCall is what one model call of an llm node sent and got back.
+// Input and Output must not be changed.
+type ModelCall struct {
+	ModelID       string // the model's id (GET /api/models)
+	Stream        bool
+	Input         []*schema.Message
+	Output        *schema.Message // nil when the call failed
+	ResponseID    string          // the provider's id of the completion, when it gives one
+	FinishReasons []string
 }

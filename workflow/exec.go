@@ -16,6 +16,8 @@ type nodeCtx struct {
 	attempt int    // 0 for the first attempt, then the retry's number
 	usage   Usage
 	logs    string
+	modelID string     // the model the node calls (chatModel)
+	model   *ModelCall // the node's last model call
 }
 
 // permanentError is a failure that retrying cannot fix.
@@ -63,7 +65,7 @@ func (f *frame) exec(ctx context.Context, pn *planNode) (map[string]any, error) 
 		f.closeStream(pn.idx, err != nil)
 	}
 	if x != nil {
-		rec.Usage, rec.Logs = x.usage, x.logs
+		rec.Usage, rec.Logs, rec.Model = x.usage, x.logs, x.model
 	}
 	rec.Logs = joinLogs(inWarns, rec.Logs)
 	if err != nil && rc.interrupted() != nil {

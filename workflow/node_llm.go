@@ -240,6 +240,7 @@ func (r *llmRunner) options() []model.Option {
 // chatModel returns the node's model through the provider port.
 func chatModel(ctx context.Context, x *nodeCtx, id string) (model.ToolCallingChatModel, error) {
 	p := x.rc.eng.ports.Models
+	x.modelID = id
 	if p == nil {
 		return nil, permanent(errors.New("models are not available in this process"))
 	}
@@ -252,6 +253,7 @@ func chatModel(ctx context.Context, x *nodeCtx, id string) (model.ToolCallingCha
 
 // generate calls the model once and counts its tokens.
 func generate(ctx context.Context, x *nodeCtx, cm model.BaseChatModel, msgs []*schema.Message, opts []model.Option) (*schema.Message, error) {
+	x.model = &ModelCall{ModelID: x.modelID, Input: msgs}
 	msg, err := cm.Generate(ctx, msgs, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("model error: %w", err)
@@ -262,6 +264,7 @@ func generate(ctx context.Context, x *nodeCtx, cm model.BaseChatModel, msgs []*s
 
 // streamReply calls the model streaming, passing the text on as it comes.
 func streamReply(ctx context.Context, x *nodeCtx, cm model.BaseChatModel, msgs []*schema.Message, opts []model.Option, p *textPipe) (*schema.Message, error) {
+	x.model = &ModelCall{ModelID: x.modelID, Stream: true, Input: msgs}
 	sr, err := cm.Stream(ctx, msgs, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("model error: %w", err)
@@ -290,6 +293,7 @@ func streamReply(ctx context.Context, x *nodeCtx, cm model.BaseChatModel, msgs [
 }
 
 func (x *nodeCtx) countTokens(msg *schema.Message) {
+	x.model.reply(msg)
 	if msg != nil && msg.ResponseMeta != nil && msg.ResponseMeta.Usage != nil {
 		u := msg.ResponseMeta.Usage
 		x.usage.add(Usage{InputTokens: int64(u.PromptTokens), OutputTokens: int64(u.CompletionTokens)})

@@ -35,8 +35,9 @@ type compiled struct {
 	// only ones that can leave a question open for the next message.
 	sourced bool
 	vision  bool // the model takes image parts
-	// origins names where each tool comes from (ToolOrigin), for hooks.
-	origins map[string]string
+	// origins names where each tool comes from (ToolOrigin), and
+	// descriptions what each does, for hooks.
+	origins, descriptions map[string]string
 }
 
 // agentKey names a compiled agent: the bot, its version (or the draft's
@@ -110,7 +111,7 @@ func (s *Service) build(ctx context.Context, b *bot.Bot, cfg *bot.Config, m *llm
 		return nil, fmt.Errorf("build agent: %w", err)
 	}
 	return &compiled{agent: ag, model: cm, options: modelOptions(cfg.Model), modelID: m.ID, clientTools: clients,
-		sourced: len(tools) > own, vision: m.Capabilities.Vision, origins: toolOrigins(ctx, tools)}, nil
+		sourced: len(tools) > own, vision: m.Capabilities.Vision, origins: toolOrigins(ctx, tools), descriptions: toolDescriptions(ctx, tools)}, nil
 }
 
 // toolOrigins maps each tool's name to where it comes from, for hooks.
@@ -120,6 +121,17 @@ func toolOrigins(ctx context.Context, tools []tool.BaseTool) map[string]string {
 		info, err := t.Info(ctx)
 		if o, ok := t.(ToolOrigin); ok && err == nil {
 			out[info.Name] = o.ToolOrigin()
+		}
+	}
+	return out
+}
+
+// toolDescriptions maps each tool's name to its description, for hooks.
+func toolDescriptions(ctx context.Context, tools []tool.BaseTool) map[string]string {
+	out := make(map[string]string, len(tools))
+	for _, t := range tools {
+		if info, err := t.Info(ctx); err == nil {
+			out[info.Name] = info.Desc
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/knowledge"
 )
@@ -75,8 +76,11 @@ type Step struct {
 	// ToolOrigin is where the tool comes from (see ToolOrigin), on
 	// tool_call and tool_result.
 	ToolOrigin string
-	ToolCallID string
-	Arguments  string
+	// ToolDescription is the tool's description as the model sees it, on
+	// tool_call and tool_result.
+	ToolDescription string
+	ToolCallID      string
+	Arguments       string
 	// Input is what the model is sent (model_start); Output is its
 	// complete message (model_end). Hooks must not change either.
 	Input    []*schema.Message
@@ -85,6 +89,9 @@ type Step struct {
 	Duration time.Duration
 	Err      error
 	Recalled []knowledge.Recalled // on retrieval
+	// Bot is the configuration the turn runs (turn_start); hooks must not
+	// change it.
+	Bot *bot.Config
 }
 
 // ToolOrigin is implemented by tools that say where they come from, for

@@ -85,6 +85,10 @@ func (s *Service) hook(ctx context.Context, st Step) {
 		st.WorkspaceID = rs.t.chat.WorkspaceID
 		if st.ToolName != "" {
 			st.ToolOrigin = rs.t.compiled.origins[st.ToolName]
+			st.ToolDescription = rs.t.compiled.descriptions[st.ToolName]
+		}
+		if st.Kind == StepTurnStart {
+			st.Bot = rs.t.cfg
 		}
 	}
 	for _, h := range s.d.Hooks {

@@ -1,23 +1,50 @@
 package trace
 
-// Span attributes: OpenTelemetry's GenAI semantic conventions where one
-// exists, pergola.* otherwise.
-const (
-	AttrOperation     = "gen_ai.operation.name" // invoke_agent, chat, execute_tool
-	AttrProvider      = "gen_ai.provider.name"
-	AttrAgentID       = "gen_ai.agent.id" // the bot
-	AttrConversation  = "gen_ai.conversation.id"
-	AttrRequestModel  = "gen_ai.request.model"
-	AttrResponseModel = "gen_ai.response.model"
-	AttrInputTokens   = "gen_ai.usage.input_tokens"
-	AttrOutputTokens  = "gen_ai.usage.output_tokens"
-	AttrToolName      = "gen_ai.tool.name"
-	AttrToolCallID    = "gen_ai.tool.call.id"
-	AttrPrompt        = "gen_ai.input.messages"      // content
-	AttrCompletion    = "gen_ai.output.messages"     // content
-	AttrToolArgs      = "gen_ai.tool.call.arguments" // content
-	AttrToolResult    = "gen_ai.tool.call.result"    // content
+import semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 
+// SemconvVersion is the version of OpenTelemetry's semantic conventions
+// the gen_ai.* attributes follow: v1.41.0 is the last release whose Go
+// package carries the GenAI conventions (v1.42.0 moved them to the
+// semantic-conventions-genai repository, which has no release yet).
+const SemconvVersion = "1.41.0"
+
+// Span attributes: OpenTelemetry's GenAI semantic conventions (names from
+// the semconv Go package) where one exists, pergola.* otherwise.
+const (
+	AttrOperation          = string(semconv.GenAIOperationNameKey) // invoke_agent, chat, execute_tool, invoke_workflow
+	AttrProvider           = string(semconv.GenAIProviderNameKey)
+	AttrAgentID            = string(semconv.GenAIAgentIDKey) // the bot
+	AttrAgentName          = string(semconv.GenAIAgentNameKey)
+	AttrAgentDescription   = string(semconv.GenAIAgentDescriptionKey)
+	AttrAgentVersion       = string(semconv.GenAIAgentVersionKey)
+	AttrConversation       = string(semconv.GenAIConversationIDKey)
+	AttrRequestModel       = string(semconv.GenAIRequestModelKey)
+	AttrRequestTemperature = string(semconv.GenAIRequestTemperatureKey)
+	AttrRequestTopP        = string(semconv.GenAIRequestTopPKey)
+	AttrRequestMaxTokens   = string(semconv.GenAIRequestMaxTokensKey)
+	AttrRequestStream      = string(semconv.GenAIRequestStreamKey)
+	AttrOutputType         = string(semconv.GenAIOutputTypeKey)
+	AttrResponseModel      = string(semconv.GenAIResponseModelKey)
+	AttrResponseID         = string(semconv.GenAIResponseIDKey)
+	AttrFinishReasons      = string(semconv.GenAIResponseFinishReasonsKey)
+	AttrTimeToFirstChunk   = string(semconv.GenAIResponseTimeToFirstChunkKey) // seconds
+	AttrInputTokens        = string(semconv.GenAIUsageInputTokensKey)
+	AttrOutputTokens       = string(semconv.GenAIUsageOutputTokensKey)
+	AttrServerAddress      = string(semconv.ServerAddressKey)
+	AttrServerPort         = string(semconv.ServerPortKey)
+	AttrErrorType          = string(semconv.ErrorTypeKey)
+	AttrToolName           = string(semconv.GenAIToolNameKey)
+	AttrToolCallID         = string(semconv.GenAIToolCallIDKey)
+	AttrToolType           = string(semconv.GenAIToolTypeKey) // function, extension, datastore
+	AttrToolDescription    = string(semconv.GenAIToolDescriptionKey)
+	AttrWorkflowName       = string(semconv.GenAIWorkflowNameKey)
+	AttrSystem             = string(semconv.GenAISystemInstructionsKey) // content
+	AttrPrompt             = string(semconv.GenAIInputMessagesKey)      // content
+	AttrCompletion         = string(semconv.GenAIOutputMessagesKey)     // content
+	AttrToolArgs           = string(semconv.GenAIToolCallArgumentsKey)  // content
+	AttrToolResult         = string(semconv.GenAIToolCallResultKey)     // content
+
+	AttrModelID     = "pergola.model.id" // the model's id in Pergola (GET /api/models)
 	AttrChatID      = "pergola.chat.id"
 	AttrOutcome     = "pergola.outcome" // completed, failed, requires_action, question; a run's status
 	AttrResumed     = "pergola.resumed"
@@ -44,9 +71,15 @@ const (
 	AttrDropped     = "pergola.spans_dropped"
 )
 
-// GenAI operation names.
+// GenAI operation names and tool types (the conventions' well-known
+// values; attrs_test checks them against the semconv package).
 const (
-	OpInvokeAgent = "invoke_agent"
-	OpChat        = "chat"
-	OpExecuteTool = "execute_tool"
+	OpInvokeAgent    = "invoke_agent"
+	OpChat           = "chat"
+	OpExecuteTool    = "execute_tool"
+	OpInvokeWorkflow = "invoke_workflow"
+
+	ToolFunction  = "function"
+	ToolExtension = "extension"
+	ToolDatastore = "datastore"
 )

@@ -18,7 +18,7 @@ func (nopRecorder) Record(*Trace) {}
 // turn with two model calls (a 10-message prompt, 20 text deltas) and a
 // tool call.
 func BenchmarkChatTurnHook(b *testing.B) {
-	c := NewChats(nopRecorder{})
+	c := NewChats(nopRecorder{}, nil)
 	ctx := bot.WithRunScope(context.Background(), bot.RunScope{WorkspaceID: 1, ConversationID: 2})
 	prompt := make([]*schema.Message, 10)
 	for i := range prompt {

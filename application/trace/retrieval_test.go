@@ -13,7 +13,7 @@ import (
 
 func TestRetrievalSpans(t *testing.T) {
 	rec := &memRecorder{}
-	c := NewChats(rec)
+	c := NewChats(rec, nil)
 	c.now = clock()
 	hit := knowledge.Recalled{Hit: knowledge.Hit{Score: 0.9, Chunk: knowledge.Chunk{ID: 7, KnowledgeID: 3, DocumentID: 4, Text: "Marigold"}},
 		DocumentName: "garden.md"}

@@ -116,7 +116,7 @@ func (s *Span) count() int {
 // leave out when content capture is off.
 func IsContent(key string) bool {
 	switch key {
-	case AttrPrompt, AttrCompletion, AttrToolArgs, AttrToolResult, AttrNodeInputs, AttrNodeOutputs, AttrInterrupt, AttrQuery, AttrHits:
+	case AttrSystem, AttrPrompt, AttrCompletion, AttrToolArgs, AttrToolResult, AttrNodeInputs, AttrNodeOutputs, AttrInterrupt, AttrQuery, AttrHits:
 		return true
 	}
 	return false

@@ -31,7 +31,7 @@ func clock() func() time.Time {
 
 func TestChatTurnBuildsATree(t *testing.T) {
 	rec := &memRecorder{}
-	c := NewChats(rec)
+	c := NewChats(rec, nil)
 	c.now = clock()
 	ctx := bot.WithRunScope(context.Background(), bot.RunScope{WorkspaceID: 5, ChatID: 9, ConversationID: 3})
 	steps := []chat.Step{
@@ -74,7 +74,7 @@ func TestChatTurnBuildsATree(t *testing.T) {
 
 func TestTraceSpansAreBounded(t *testing.T) {
 	rec := &memRecorder{}
-	c := NewChats(rec)
+	c := NewChats(rec, nil)
 	ctx := context.Background()
 	c.OnStep(ctx, chat.Step{Kind: chat.StepTurnStart, ChatID: 1})
 	for i := 0; i < MaxSpans+10; i++ {

@@ -19,14 +19,16 @@ import (
 // an interrupt. A run called as a bot's tool is also nested under that
 // tool's span in the chat's trace.
 type Workflows struct {
-	rec   Recorder
-	chats *Chats // nil: no nesting
-	now   func() time.Time
+	rec    Recorder
+	chats  *Chats // nil: no nesting
+	models Models // nil: model ids only
+	now    func() time.Time
 }
 
-// NewWorkflows returns the tracer of workflow runs; chats may be nil.
-func NewWorkflows(rec Recorder, chats *Chats) *Workflows {
-	return &Workflows{rec: rec, chats: chats, now: time.Now}
+// NewWorkflows returns the tracer of workflow runs; chats and models may
+// be nil.
+func NewWorkflows(rec Recorder, chats *Chats, models Models) *Workflows {
+	return &Workflows{rec: rec, chats: chats, models: models, now: time.Now}
 }
 
 var _ appwf.RunTracer = (*Workflows)(nil)
@@ -48,7 +50,7 @@ func (w *Workflows) RunEnded(ctx context.Context, out *appwf.Outcome, start time
 	if out.Result != nil {
 		nodes = out.Result.Nodes
 	}
-	dropped := addNodes(root, nodes)
+	dropped := addNodes(root, nodes, w.calls(ctx))
 	if out.Interrupt != nil {
 		root.Children = append(root.Children, interruptSpan(out.Interrupt, w.now()))
 	}
@@ -68,16 +70,17 @@ func (w *Workflows) RunEnded(ctx context.Context, out *appwf.Outcome, start time
 
 // addNodes puts a span per record under root, or under the span of the
 // composite node it ran in (Parent), and returns how many it left out.
-func addNodes(root *Span, nodes []wf.NodeRecord) int {
+func addNodes(root *Span, nodes []wf.NodeRecord, calls *modelCalls) int {
 	if len(nodes) > MaxSpans-2 {
 		dropped := len(nodes) - (MaxSpans - 2)
-		addNodes(root, nodes[:MaxSpans-2])
+		addNodes(root, nodes[:MaxSpans-2], calls)
 		return dropped
 	}
 	spans := make([]*Span, len(nodes))
 	byPath := map[string]*Span{}
 	for i := range nodes {
 		spans[i] = nodeSpan(&nodes[i], root.Start)
+		calls.set(spans[i], nodes[i].Model)
 		byPath[path(nodes[i].Parent, nodes[i].NodeID)] = spans[i]
 	}
 	for i, rec := range nodes {

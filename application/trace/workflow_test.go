@@ -32,11 +32,11 @@ func TestWorkflowRunTree(t *testing.T) {
 		Interrupt: &wf.Interrupt{NodeID: "ask", Type: "question", Question: "Which city?"}}
 
 	rec := &memRecorder{}
-	chats := NewChats(rec)
+	chats := NewChats(rec, nil)
 	ctx := bot.WithRunScope(context.Background(), bot.RunScope{WorkspaceID: 3, ChatID: 9})
 	chats.OnStep(ctx, chatStep("turn_start", ""))
 	chats.OnStep(ctx, chatStep("tool_call", "c1"))
-	NewWorkflows(rec, chats).RunEnded(ctx, out, t0, true)
+	NewWorkflows(rec, chats, nil).RunEnded(ctx, out, t0, true)
 	chats.OnStep(ctx, chatStep("tool_result", "c1"))
 	chats.OnStep(ctx, chatStep("turn_end", ""))
 

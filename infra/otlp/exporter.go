@@ -16,7 +16,7 @@ import (
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	semconv "go.opentelemetry.io/otel/semconv/v1.37.0"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	oteltrace "go.opentelemetry.io/otel/trace"
 
 	"github.com/pergola-ai/pergola/application/trace"
@@ -59,10 +59,25 @@ func New(ctx context.Context, cfg Config) (*Exporter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("otlp: %w", err)
 	}
-	res := resource.NewSchemaless(semconv.ServiceName(ServiceName))
+	res, err := newResource(ctx)
+	if err != nil {
+		return nil, err
+	}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithSampler(sdktrace.AlwaysSample()),
 		sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(time.Second)))
 	return &Exporter{provider: tp, tracer: tp.Tracer("github.com/pergola-ai/pergola"), content: cfg.CaptureContent}, nil
+}
+
+// newResource describes the process as the SDK's defaults do (telemetry
+// SDK, OTEL_RESOURCE_ATTRIBUTES, OTEL_SERVICE_NAME), with service.name
+// "pergola" unless the environment names another.
+func newResource(ctx context.Context) (*resource.Resource, error) {
+	res, err := resource.New(ctx, resource.WithAttributes(semconv.ServiceName(ServiceName)),
+		resource.WithTelemetrySDK(), resource.WithFromEnv())
+	if err != nil {
+		return nil, fmt.Errorf("otlp resource (OTEL_RESOURCE_ATTRIBUTES, OTEL_SERVICE_NAME): %w", err)
+	}
+	return res, nil
 }
 
 // tracesURL checks raw and adds /v1/traces when it has no path.
@@ -92,14 +107,14 @@ func (e *Exporter) ForceFlush(ctx context.Context) error { return e.provider.For
 func (e *Exporter) Shutdown(ctx context.Context) error { return e.provider.Shutdown(ctx) }
 
 func (e *Exporter) span(parent context.Context, s *trace.Span) {
-	ctx, sp := e.tracer.Start(parent, s.Name, oteltrace.WithTimestamp(s.Start), oteltrace.WithSpanKind(spanKind(s.Kind)),
+	ctx, sp := e.tracer.Start(parent, s.Name, oteltrace.WithTimestamp(s.Start), oteltrace.WithSpanKind(spanKind(s)),
 		oteltrace.WithAttributes(e.attributes(s)...))
 	for _, c := range s.Children {
 		e.span(ctx, c)
 	}
 	if s.Status == trace.StatusError {
 		sp.SetStatus(codes.Error, s.Error)
-		sp.SetAttributes(attribute.String("error.type", "pergola."+s.Kind))
+		sp.SetAttributes(attribute.String(trace.AttrErrorType, "pergola."+s.Kind))
 	}
 	end := s.End
 	if end.IsZero() {
@@ -108,8 +123,10 @@ func (e *Exporter) span(parent context.Context, s *trace.Span) {
 	sp.End(oteltrace.WithTimestamp(end))
 }
 
-func spanKind(kind string) oteltrace.SpanKind {
-	if kind == trace.KindModel {
+// spanKind is CLIENT for a model call (a bot's or an llm node's), as the
+// GenAI conventions ask of inference spans, INTERNAL otherwise.
+func spanKind(s *trace.Span) oteltrace.SpanKind {
+	if s.Kind == trace.KindModel || s.Attributes[trace.AttrOperation] == trace.OpChat {
 		return oteltrace.SpanKindClient
 	}
 	return oteltrace.SpanKindInternal
@@ -140,6 +157,8 @@ func value(k string, v any) attribute.KeyValue {
 		return attribute.Int64(k, x)
 	case float64:
 		return attribute.Float64(k, x)
+	case []string:
+		return attribute.StringSlice(k, x)
 	}
 	return attribute.String(k, fmt.Sprint(v))
 }

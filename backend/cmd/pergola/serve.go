@@ -127,6 +127,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	modelCalls := provider.Factory{HTTPClient: modelHTTP}
 	registry := modelreg.New(cache.models(db), models, prober{modelCalls},
 		modelreg.WithEmbedder(modelCalls), modelreg.WithReranker(modelCalls))
+	traces.start(registry)
 	plugins, err := newPlugins(db, ident, cfg, box, log, reg)
 	if err != nil {
 		return api.Deps{}, cleanup, err

@@ -48,9 +48,14 @@ func newTracing(ctx context.Context, cfg config.Config, db *sqlstore.DB, reg pro
 	pruneCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	t.stopPrune = stop
 	go traceapp.Pruner{Store: t.store, Retention: cfg.Traces.Retention, Every: time.Hour, Log: log, Now: time.Now}.Run(pruneCtx)
-	t.chats = traceapp.NewChats(t.writer)
-	t.workflows = traceapp.NewWorkflows(t.writer, t.chats)
 	return t, nil
+}
+
+// start builds the chat hook and the workflow tracer once the models they
+// describe can be looked up.
+func (t *tracing) start(models traceapp.Models) {
+	t.chats = traceapp.NewChats(t.writer, models)
+	t.workflows = traceapp.NewWorkflows(t.writer, t.chats, models)
 }
 
 // service returns the trace API's use case.
