@@ -6,12 +6,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -22,11 +24,13 @@ type otlpReceiver struct {
 	mu       sync.Mutex
 	spans    []otlpSpan
 	services []string
+	resource map[string]string // the last export's resource attributes
 }
 
 // otlpSpan is a received span, its ids in hex and its attributes as text.
 type otlpSpan struct {
 	name, traceID, spanID, parentID string
+	kind                            tracepb.Span_SpanKind
 	start, end                      time.Time
 	attrs                           map[string]string
 	errored                         bool
@@ -52,7 +56,9 @@ func (r *otlpReceiver) serve(w http.ResponseWriter, req *http.Request) {
 	}
 	r.mu.Lock()
 	for _, rs := range msg.ResourceSpans {
+		r.resource = map[string]string{}
 		for _, a := range rs.GetResource().GetAttributes() {
+			r.resource[a.Key] = anyText(a.Value)
 			if a.Key == "service.name" {
 				r.services = append(r.services, a.Value.GetStringValue())
 			}
@@ -64,7 +70,7 @@ func (r *otlpReceiver) serve(w http.ResponseWriter, req *http.Request) {
 					attrs[a.Key] = anyText(a.Value)
 				}
 				r.spans = append(r.spans, otlpSpan{name: sp.Name, traceID: hex.EncodeToString(sp.TraceId), spanID: hex.EncodeToString(sp.SpanId),
-					parentID: hex.EncodeToString(sp.ParentSpanId), start: time.Unix(0, int64(sp.StartTimeUnixNano)),
+					parentID: hex.EncodeToString(sp.ParentSpanId), kind: sp.Kind, start: time.Unix(0, int64(sp.StartTimeUnixNano)),
 					end: time.Unix(0, int64(sp.EndTimeUnixNano)), attrs: attrs, errored: sp.GetStatus().GetCode() == 2})
 			}
 		}
@@ -85,6 +91,12 @@ func anyText(v *commonpb.AnyValue) string {
 		return strconv.FormatFloat(x.DoubleValue, 'f', -1, 64)
 	case *commonpb.AnyValue_BoolValue:
 		return strconv.FormatBool(x.BoolValue)
+	case *commonpb.AnyValue_ArrayValue:
+		var parts []string
+		for _, e := range x.ArrayValue.Values {
+			parts = append(parts, anyText(e))
+		}
+		return strings.Join(parts, ",")
 	}
 	return v.String()
 }

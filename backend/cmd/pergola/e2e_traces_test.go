@@ -13,6 +13,7 @@ import (
 // attributes; content only when captured: on for SQLite, off for
 // MariaDB). Another workspace's member and unknown ids get 404.
 func TestRunTraces(t *testing.T) {
+	t.Setenv("OTEL_RESOURCE_ATTRIBUTES", "deployment.environment.name=e2e") // read by the SDK's resource
 	for i, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
 			capture := i == 0
@@ -122,9 +123,11 @@ func checkPluginExport(t *testing.T, r *otlpReceiver, root spanNode, chat string
 	if hasArgs != capture || hasPrompt != capture {
 		t.Fatalf("capture content %v: tool arguments exported %v, prompt exported %v", capture, hasArgs, hasPrompt)
 	}
-	if len(r.services) == 0 || r.services[0] != "pergola" {
-		t.Fatalf("service names = %v", r.services)
+	if len(r.services) == 0 || r.services[0] != "pergola" || r.resource["deployment.environment.name"] != "e2e" ||
+		r.resource["telemetry.sdk.name"] != "opentelemetry" {
+		t.Fatalf("service names = %v, resource = %v", r.services, r.resource)
 	}
+	checkGenAITurn(t, r, rootSp, tool, capture)
 }
 
 // checkNestedWorkflow: the workflow a tool call ran is under that tool's
@@ -158,18 +161,19 @@ func checkWorkflowTrace(t *testing.T, tr map[string]any, r *otlpReceiver, workfl
 	if str(tr, "kind") != "workflow" || str(root, "name") != "workflow "+workflowID || attr(root, "pergola.outcome") != "success" {
 		t.Fatalf("trace = %v", tr)
 	}
-	if got := strings.Join(childNames(t, root), ","); got != "node start,node note,node write,node end" {
+	if got := strings.Join(childNames(t, root), ","); got != "node start,node note,chat fake,node end" {
 		t.Fatalf("run children = %s", got)
 	}
-	write := childNamed(t, root, "node write")
+	write := childNamed(t, root, "chat fake")
 	if attr(write, "pergola.node.type") != "llm" || attr(write, "gen_ai.usage.input_tokens") == nil ||
 		!strings.Contains(attr(write, "pergola.node.outputs").(string), "echo: Poem on rain") {
 		t.Fatalf("llm node span = %v", write)
 	}
 	exec := str(tr, "trace_id")
 	rootSp := r.waitSpan(t, "workflow run "+exec, func(sp otlpSpan) bool { return sp.attrs["pergola.workflow.execute_id"] == exec })
-	w := r.waitSpan(t, "node write", func(sp otlpSpan) bool { return sp.name == "node write" && sp.parentID == rootSp.spanID })
+	w := r.waitSpan(t, "llm node write", func(sp otlpSpan) bool { return sp.name == "chat fake" && sp.parentID == rootSp.spanID })
 	if _, has := w.attrs["pergola.node.outputs"]; has != capture || w.attrs["gen_ai.usage.input_tokens"] == "" {
 		t.Fatalf("exported llm node attributes (capture %v) = %v", capture, w.attrs)
 	}
+	checkGenAINode(t, w, capture)
 }
