@@ -18,6 +18,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"github.com/pergola-ai/pergola/domain/errs"
 )
 
 // Outcomes a wait is observed with.
@@ -103,6 +105,10 @@ func (e *BusyError) Error() string {
 	return fmt.Sprintf("the %s pool is busy (all %d in use) and none came free within %s",
 		e.Pool, e.Total, e.Waited.Round(time.Millisecond))
 }
+
+// Is makes a BusyError match errs.ErrRateLimited: the caller may try
+// again shortly (the API answers 429).
+func (e *BusyError) Is(target error) bool { return target == errs.ErrRateLimited }
 
 // Enter takes a slot for tenant, waiting at most wait (0: not at all)
 // or until ctx ends. leave gives the slot back; call it exactly once.

@@ -113,6 +113,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	}
 	cache := newCaches(ctx, cfg, shared, log, &cleanups)
 	obs := newObservability(reg, cfg.Metrics)
+	sh := newShares(cfg, reg)
 	traces, err := newTracing(ctx, cfg, db, reg, log)
 	if err != nil {
 		return api.Deps{}, cleanup, err
@@ -151,7 +152,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		botapp.WithApps(apps), botapp.WithKnowledge(know))...)
 	convs := newConversations(db, ident, bots)
 	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc,
-		newWorkflowKnowledge(know, db.Knowledge(), registry), shared.queue, cfg, log, cache, obs.runs, traces.workflows)
+		newWorkflowKnowledge(know, db.Knowledge(), registry), shared.queue, cfg, log, cache, obs.runs, traces.workflows, sh)
 	cleanups = append(cleanups, stopWorkflows)
 	if err != nil {
 		return api.Deps{}, cleanup, err
@@ -164,7 +165,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		return api.Deps{}, cleanup, err
 	}
 	chats := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, traces.chats,
-		chatRecaller{know})
+		chatRecaller{know}, sh)
 	if err := chats.Listen(ctx); err != nil {
 		return api.Deps{}, cleanup, fmt.Errorf("listen for chat cancels: %w", err)
 	}
