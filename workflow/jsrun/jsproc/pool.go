@@ -45,7 +45,11 @@ type Config struct {
 	// MaxResult is the bytes of a run's result and logs as JSON: what
 	// the server reads of a run, whatever the code does. 0: 4 MiB.
 	MaxResult int
-	Log       *slog.Logger // nil: slog.Default()
+	// Nice is the nice value workers run at (0 to 19; 0: the server's):
+	// a positive one lets the server's own work and runs that wake up go
+	// before code that computes for long.
+	Nice int
+	Log  *slog.Logger // nil: slog.Default()
 }
 
 func (c Config) withDefaults() Config {
@@ -87,7 +91,7 @@ type Pool struct {
 // New returns a pool; workers start on first use.
 func New(cfg Config) *Pool {
 	cfg = cfg.withDefaults()
-	p := &Pool{cfg: cfg, free: make(chan *worker, cfg.Workers), spawn: newSpawner(), live: map[*worker]struct{}{},
+	p := &Pool{cfg: cfg, free: make(chan *worker, cfg.Workers), spawn: newSpawner(cfg.Nice), live: map[*worker]struct{}{},
 		hello: hello{Memory: cfg.Limits.Memory, HardMemory: cfg.HardMemory, MaxStack: cfg.Limits.MaxStack,
 			MaxLogs: cfg.Limits.MaxLogs, MaxFrame: cfg.MaxResult}}
 	for range cfg.Workers {
