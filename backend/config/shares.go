@@ -23,6 +23,12 @@ type Shares struct {
 	// ModelWait is how long a model call waits for a turn before it
 	// fails (429).
 	ModelWait time.Duration `yaml:"model_wait"`
+	// CodeNice is the nice value code worker processes run at (0 to 19;
+	// 0: the server's). On a machine that runs Pergola alone, a positive
+	// value lets the server's own work, its database and code nodes that
+	// wake up go before code that loops; beside other busy programs it
+	// slows every code node.
+	CodeNice int `yaml:"code_nice"`
 }
 
 // DefaultShares returns the default shares: a quarter of each pool.
@@ -47,12 +53,14 @@ func applySharesEnv(s *Shares, env Lookup) error {
 		}
 		s.Share = f
 	}
-	if v, ok := env("PERGOLA_MODEL_PARALLEL"); ok {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil {
-			return fmt.Errorf("PERGOLA_MODEL_PARALLEL: must be an integer, got %q", v)
+	for key, dst := range map[string]*int{"PERGOLA_MODEL_PARALLEL": &s.ModelParallel, "PERGOLA_CODE_NICE": &s.CodeNice} {
+		if v, ok := env(key); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("%s: must be an integer, got %q", key, v)
+			}
+			*dst = n
 		}
-		s.ModelParallel = n
 	}
 	if v, ok := env("PERGOLA_MODEL_WAIT"); ok {
 		d, err := time.ParseDuration(strings.TrimSpace(v))
@@ -70,6 +78,8 @@ func (s Shares) validate() error {
 		return fmt.Errorf("PERGOLA_FAIR_SHARE: must be a fraction above 0 and at most 1 (the share of each pool one workspace may hold), got %g", s.Share)
 	case s.ModelParallel < 0:
 		return fmt.Errorf("PERGOLA_MODEL_PARALLEL: must be 0 (no bound) or a positive number of model calls running at once, got %d", s.ModelParallel)
+	case s.CodeNice < 0 || s.CodeNice > 19:
+		return fmt.Errorf("PERGOLA_CODE_NICE: must be a nice value from 0 (the server's) to 19, got %d", s.CodeNice)
 	case s.ModelWait < 0 || s.ModelWait > 10*time.Minute:
 		return fmt.Errorf("PERGOLA_MODEL_WAIT: must be between 0 and 10m, got %s", s.ModelWait)
 	}

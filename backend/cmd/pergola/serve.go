@@ -144,7 +144,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
-	know, err := newKnowledge(ctx, cfg, db, ident, registry, modelHTTP, files, shared.queue, log, &cleanups)
+	know, err := newKnowledge(ctx, cfg, db, ident, registry, modelHTTP, files, shared.queue, log, &cleanups, sh)
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
@@ -173,7 +173,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	return api.Deps{
 		Log: log, Identity: ident, Models: registry, Bots: bots, Convs: convs, Chat: chats,
 		Plugins: plugins.svc, Tables: tables.svc, Workflows: workflows, Channels: newChannels(db, bots, cfg),
-		Inbound: newChannelRuntime(ctx, &cleanups, db, bots, chats, shared, cfg, log),
+		Inbound: newChannelRuntime(ctx, &cleanups, db, bots, chats, shared, cfg, log, sh),
 		WebChat: newWebChat(db, bots, chats, shared.limiter, cfg, log),
 		MCP:     newMCP(ident, bots, chats, workflows, log),
 		Usage:   newUsage(db, ident),

@@ -16,11 +16,6 @@ import (
 // runs: this binary, serving runs on its stdin and stdout.
 const codeWorkerCommand = "coderun"
 
-// codeWorkerNice is the nice value of code workers: an endless loop in one
-// workspace's code node yields the CPU to the server's requests and to
-// other code nodes that wake up.
-const codeWorkerNice = 10
-
 // newCodeRunner returns what runs workflow code nodes, each workspace
 // within its share of them: with PERGOLA_CODE_SANDBOX=process (the
 // default), a pool of PERGOLA_CODE_PARALLEL worker processes of this
@@ -37,7 +32,7 @@ func newCodeRunner(cfg config.Config, log *slog.Logger, sh *shares) (wf.CodeRunn
 		return nil, nil, fmt.Errorf("PERGOLA_CODE_SANDBOX=process: cannot find this binary to start code workers: %w", err)
 	}
 	pool := jsproc.New(jsproc.Config{Command: []string{exe, codeWorkerCommand}, Workers: cfg.CodeWorkers(),
-		Limits: jsrun.Limits{Timeout: lim.CodeTimeout, Memory: lim.CodeMemory}, Nice: codeWorkerNice, Log: log})
+		Limits: jsrun.Limits{Timeout: lim.CodeTimeout, Memory: lim.CodeMemory}, Nice: cfg.Shares.CodeNice, Log: log})
 	return sharedCode{inner: pool, slots: sh.code}, func() { _ = pool.Close() }, nil
 }
 
