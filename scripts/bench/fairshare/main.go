@@ -30,8 +30,13 @@ func main() {
 	loops := flag.Int("loops", 8, "endless-loop runs each hostile workspace keeps going at once, per language")
 	loopMS := flag.Int("loop-ms", 5000, "time limit of a hostile code node")
 	settle := flag.Duration("settle", 1500*time.Millisecond, "wait after starting the hostile load before measuring")
+	strict := flag.Bool("strict", false, "exit non-zero when a trivial run fails")
 	flag.Parse()
-	if err := run(benchkit.NewClient(*base, *token, 64), *n, *hostile, *loops, *loopMS, *settle); err != nil {
+	failed, err := run(benchkit.NewClient(*base, *token, 64), *n, *hostile, *loops, *loopMS, *settle)
+	if err == nil && *strict && failed > 0 {
+		err = fmt.Errorf("%d trivial runs failed", failed)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "fairshare:", err)
 		os.Exit(1)
 	}
@@ -48,15 +53,17 @@ var languages = []language{
 	{"python", "def main(args):\n    while True:\n        pass\n", "def main(args):\n    return {\"v\": args.params[\"n\"] * 2}\n"},
 }
 
-func run(c *benchkit.Client, n, hostile, loops, loopMS int, settle time.Duration) error {
+// run measures and prints the table; it returns how many measured
+// trivial runs failed.
+func run(c *benchkit.Client, n, hostile, loops, loopMS int, settle time.Duration) (int, error) {
 	victim, err := c.Workspace()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	hostiles := make([]string, hostile)
 	for i := range hostiles {
 		if hostiles[i], err = newWorkspace(c, fmt.Sprintf("hostile %d", i+1)); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	var langs []language
@@ -68,13 +75,13 @@ func run(c *benchkit.Client, n, hostile, loops, loopMS int, settle time.Duration
 			continue
 		}
 		if err != nil {
-			return err
+			return 0, err
 		}
 		trivial[l.name] = id
 		for i, ws := range hostiles {
 			id, err := c.PublishWorkflow(ws, fmt.Sprintf("endless_%s_%d", l.name, i), codeWorkflow(l.name, l.endless, loopMS))
 			if err != nil {
-				return err
+				return 0, err
 			}
 			endless[l.name] = append(endless[l.name], id)
 		}
@@ -82,20 +89,23 @@ func run(c *benchkit.Client, n, hostile, loops, loopMS int, settle time.Duration
 	}
 	t := &benchkit.Table{}
 	t.Row("language", "phase", "runs", "p50", "p99", "max", "failed")
+	total := 0
 	for _, l := range langs {
 		measure(c, trivial[l.name], 20) // warm the workers up
 		alone, failed := measure(c, trivial[l.name], n)
+		total += failed
 		t.Row(l.name, "alone", fmt.Sprint(n), benchkit.Ms(alone.Pct(50)), benchkit.Ms(alone.Pct(99)), benchkit.Ms(alone.Pct(100)), fmt.Sprint(failed))
 		stop, counts := flood(c, endless[l.name], loops)
 		time.Sleep(settle)
 		under, failed := measure(c, trivial[l.name], n)
+		total += failed
 		stop()
 		t.Row(l.name, fmt.Sprintf("%d hostile", hostile), fmt.Sprint(n), benchkit.Ms(under.Pct(50)), benchkit.Ms(under.Pct(99)), benchkit.Ms(under.Pct(100)), fmt.Sprint(failed))
 		fmt.Printf("%s: hostile runs that ended during the measure: %d timed out, %d refused for their share, %d other\n",
 			l.name, counts[0].Load(), counts[1].Load(), counts[2].Load())
 	}
 	t.Print(os.Stdout)
-	return nil
+	return total, nil
 }
 
 // measure runs workflow id n times one after another and returns the
@@ -104,7 +114,7 @@ func measure(c *benchkit.Client, id string, n int) (*benchkit.Sample, int) {
 	s := &benchkit.Sample{}
 	failed := 0
 	for i := range n {
-		start := time.Now()
+		start := time.Now() // the whole request, as the client sees it
 		env, err := c.Call("POST", "/v1/workflow/run", map[string]any{"workflow_id": id, "parameters": map[string]any{"n": i}}, 200)
 		var out string // the end node's variables as JSON text, as Coze answers
 		if err == nil {
