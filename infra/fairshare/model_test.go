@@ -26,7 +26,7 @@ func (echoModel) Stream(context.Context, []*schema.Message, ...model.Option) (*s
 }
 
 func (m echoModel) WithTools([]*schema.ToolInfo) (model.ToolCallingChatModel, error) { return m, nil }
-func (echoModel) IsCallbacksEnabled() bool                                         { return true }
+func (echoModel) IsCallbacksEnabled() bool                                           { return true }
 
 func TestModelCallsHoldASlot(t *testing.T) {
 	l := New(Config{Name: "model", Slots: 2, Share: 0.5})
