@@ -18,7 +18,7 @@ type Gate interface {
 // workspaces queued behind a busy one's.
 const ShareWait = 100 * time.Millisecond
 
-// takeShare takes a turn of the workers for the workspace of channel c.
+// takeShare takes a turn of the workers for workspaceID, the channel's.
 // When none comes within ShareWait, the event is queued again at the end
 // and ok is false: the message in hand is done. Without Shares every
 // event has its turn.
