@@ -135,6 +135,11 @@ func (p *Pool) acquire(ctx context.Context, wait time.Duration) (*worker, error)
 	case <-t.C:
 		return nil, jsrun.ErrBusy
 	}
+	if w == nil {
+		if w = p.preferStarted(); w != nil {
+			p.free <- nil // the slot drawn first goes back: room, two were taken
+		}
+	}
 	if w != nil && w.usable() {
 		return w, nil
 	}
@@ -147,6 +152,31 @@ func (p *Pool) acquire(ctx context.Context, wait time.Duration) (*worker, error)
 		return nil, err
 	}
 	return w, nil
+}
+
+// preferStarted looks for an idle started worker when a run drew a slot
+// with none started yet: the run then skips a process start, and workers
+// start only when the runs at once outnumber those started. It returns
+// nil when there is none; the slots it looked at go back.
+func (p *Pool) preferStarted() *worker {
+	var looked int
+	defer func() {
+		for range looked {
+			p.free <- nil // room: each was taken just now
+		}
+	}()
+	for range cap(p.free) {
+		select {
+		case w := <-p.free:
+			if w != nil {
+				return w
+			}
+			looked++
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 // release gives a worker back after a run, or replaces it in the
