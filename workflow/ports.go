@@ -299,3 +299,18 @@ type KnowledgeDocument struct {
 	ID   int64
 	Name string
 }
+
+type scopeKey struct{}
+
+// withScope returns ctx carrying the scope of its run.
+func withScope(ctx context.Context, s Scope) context.Context {
+	return context.WithValue(ctx, scopeKey{}, s)
+}
+
+// ScopeFrom returns the scope of the run ctx belongs to, if any: the
+// ports a node calls (code runners, model providers) read from it whose
+// work they do, to give each workspace its share of what they run.
+func ScopeFrom(ctx context.Context) (Scope, bool) {
+	s, ok := ctx.Value(scopeKey{}).(Scope)
+	return s, ok
+}

@@ -93,7 +93,7 @@ func (e *Engine) Run(ctx context.Context, c *Compiled, in RunInput) (*RunResult,
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, e.limits.RunTimeout)
+	ctx, cancel := context.WithTimeout(withScope(ctx, in.Scope), e.limits.RunTimeout)
 	defer cancel()
 	rc := &runCtx{ctx: ctx, eng: e, in: in, params: params, sem: make(chan struct{}, e.limits.MaxParallel), started: e.now(),
 		coze: c.coze, paramWarnings: warnings}

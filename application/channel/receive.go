@@ -112,7 +112,8 @@ func (r *Runtime) answerInline(ctx context.Context, c *channel.Channel, d *chann
 // HandleEvent processes one queued event: the worker's handler. The
 // events of one platform conversation are processed one at a time, in
 // any process; an event already done is skipped, so a redelivered
-// message does no harm.
+// message does no harm. An event whose workspace holds its whole share
+// of the workers goes back to the end of the queue (see takeShare).
 func (r *Runtime) HandleEvent(ctx context.Context, payload []byte) error {
 	var q queued
 	if err := json.Unmarshal(payload, &q); err != nil || q.Event == 0 {
@@ -123,6 +124,11 @@ func (r *Runtime) HandleEvent(ctx context.Context, payload []byte) error {
 	if d == nil || err != nil {
 		return err
 	}
+	leave, ok, err := r.takeShare(ctx, c.WorkspaceID, payload)
+	if !ok {
+		return err
+	}
+	defer leave()
 	release, err := r.holdConversation(ctx, c, d.ConversationKey)
 	if err != nil {
 		return fmt.Errorf("lock the conversation of event %d: %w", d.ID, err)

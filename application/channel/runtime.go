@@ -91,6 +91,9 @@ type RuntimeDeps struct {
 	// LockTTL is how long a conversation's lock outlives a process that
 	// died holding it; it is renewed while held. 0 means 30s.
 	LockTTL time.Duration
+	// Shares, when set, gives each workspace its share of the workers
+	// of this process (see takeShare).
+	Shares Gate
 }
 
 // Runtime receives the events platforms post to channels, answers them

@@ -17,7 +17,8 @@ const IndexTopic = "knowledge-index"
 
 // indexMessage is the payload of a queued document.
 type indexMessage struct {
-	DocumentID int64 `json:"document_id"`
+	DocumentID  int64 `json:"document_id"`
+	WorkspaceID int64 `json:"workspace_id,omitempty"` // whose share of the workers it takes
 }
 
 // DocumentInput is a document to add. Exactly one source is given: an
@@ -116,7 +117,7 @@ func (s *Service) enqueue(ctx context.Context, d *knowledge.Document) {
 	if d.Status != knowledge.StatusProcessing || s.d.Queue == nil {
 		return
 	}
-	b, _ := json.Marshal(indexMessage{DocumentID: d.ID})
+	b, _ := json.Marshal(indexMessage{DocumentID: d.ID, WorkspaceID: d.WorkspaceID})
 	if _, err := s.d.Queue.Publish(ctx, IndexTopic, b); err != nil {
 		s.d.Log.WarnContext(ctx, "knowledge: queue a document; the reaper queues it again later", "document", d.ID, "err", err)
 	}

@@ -137,8 +137,11 @@ type Deps struct {
 	MaxAttempts int
 	// EmbedBatch is how many chunks are embedded per call (default 32).
 	EmbedBatch int
-	Log        *slog.Logger
-	Now        func() time.Time
+	// Shares, when set, gives each workspace its share of the indexing
+	// workers of this process (see takeShare).
+	Shares Gate
+	Log    *slog.Logger
+	Now    func() time.Time
 }
 
 // Service runs the knowledge use cases.

@@ -78,9 +78,11 @@ func (s *Service) maintainEvery(ctx context.Context, interval time.Duration) {
 	}
 }
 
-// HandleIndex is the queue handler of documents: it claims the document
-// (one that is gone, ready, failed or held by a live lease elsewhere is
-// acknowledged and left alone) and indexes it. Errors of the attempt
+// HandleIndex is the queue handler of documents: it takes a turn of the
+// workers for the document's workspace (or queues it again at the end,
+// see takeShare), claims the document (one that is gone, ready, failed
+// or held by a live lease elsewhere is acknowledged and left alone) and
+// indexes it. Errors of the attempt
 // itself end the document as failed; only errors storing that outcome
 // return, so the queue delivers the message again.
 func (s *Service) HandleIndex(ctx context.Context, payload []byte) error {
@@ -89,6 +91,11 @@ func (s *Service) HandleIndex(ctx context.Context, payload []byte) error {
 		s.d.Log.Warn("knowledge worker: dropped a malformed message", "payload", string(payload))
 		return nil
 	}
+	leave, ok, err := s.takeShare(ctx, m.WorkspaceID, payload)
+	if !ok {
+		return err
+	}
+	defer leave()
 	now := s.d.Now()
 	c, err := s.d.Documents.Claim(ctx, m.DocumentID, s.d.Owner, now, now.Add(s.d.Lease))
 	if errors.Is(err, errs.ErrConflict) || errors.Is(err, errs.ErrNotFound) {

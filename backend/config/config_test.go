@@ -51,6 +51,10 @@ func TestBadSettingsNameTheSetting(t *testing.T) {
 		"PERGOLA_BOOTSTRAP_TOKEN":  {"PERGOLA_BOOTSTRAP_TOKEN": "x"},
 		"PERGOLA_CONFIG_FILE":      {"PERGOLA_CONFIG_FILE": "/nonexistent/pergola.yaml"},
 		"PERGOLA_TRACES_RETENTION": {"PERGOLA_TRACES_RETENTION": "10m"},
+		"PERGOLA_FAIR_SHARE":       {"PERGOLA_FAIR_SHARE": "1.5"},
+		"PERGOLA_MODEL_PARALLEL":   {"PERGOLA_MODEL_PARALLEL": "-1"},
+		"PERGOLA_MODEL_WAIT":       {"PERGOLA_MODEL_WAIT": "soon"},
+		"PERGOLA_CODE_NICE":        {"PERGOLA_CODE_NICE": "20"},
 	}
 	for setting, env := range cases {
 		t.Run(setting, func(t *testing.T) {

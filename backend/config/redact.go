@@ -28,6 +28,7 @@ func (c Config) Redacted() []any {
 		"idle_timeout", c.Edge.IdleTimeout.String(), "max_header_bytes", c.Edge.MaxHeaderBytes, "auth_failures_per_min", c.Edge.AuthFailures,
 		"trusted_proxies", c.Edge.TrustedProxies, "public_url", c.PublicURL, "channel_workers", c.ChannelWorkers,
 		"pprof_addr", c.PprofAddr, "cache_ttl", c.Cache.TTL.String(), "vector_dsn", redactURL(c.Knowledge.VectorDSN),
+		"code_workers", c.CodeWorkers(), "fair_share", c.Shares.Share, "model_parallel", c.Shares.ModelParallel,
 	}
 }
 

@@ -52,8 +52,8 @@ const serverCeiling = 32 << 20
 
 // TestHostileCodeNodesKeepTheServerUp test-runs ten workflows whose code
 // nodes try to take the server's memory, all at once, on a server with
-// the default settings: code nodes in worker processes (as many as
-// GOMAXPROCS), each with a hard memory limit. Each run fails with a
+// the default settings: code nodes in worker processes (the workspace's
+// share of them at once), each with a hard memory limit. Each run fails with a
 // memory-limit error; the server process's own peak resident memory (this
 // test process: the workers are other processes) grows by less than
 // serverCeiling; a normal code node runs fine afterwards; and no worker

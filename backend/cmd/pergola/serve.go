@@ -113,6 +113,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	}
 	cache := newCaches(ctx, cfg, shared, log, &cleanups)
 	obs := newObservability(reg, cfg.Metrics)
+	sh := newShares(cfg, reg)
 	traces, err := newTracing(ctx, cfg, db, reg, log)
 	if err != nil {
 		return api.Deps{}, cleanup, err
@@ -144,7 +145,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
-	know, err := newKnowledge(ctx, cfg, db, ident, registry, modelHTTP, files, shared.queue, log, &cleanups)
+	know, err := newKnowledge(ctx, cfg, db, ident, registry, modelHTTP, files, shared.queue, log, &cleanups, sh)
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
@@ -152,7 +153,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		botapp.WithApps(apps), botapp.WithKnowledge(know))...)
 	convs := newConversations(db, ident, bots)
 	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc,
-		newWorkflowKnowledge(know, db.Knowledge(), registry), shared.queue, cfg, log, cache, obs.runs, traces.workflows)
+		newWorkflowKnowledge(know, db.Knowledge(), registry), shared.queue, cfg, log, cache, obs.runs, traces.workflows, sh)
 	cleanups = append(cleanups, stopWorkflows)
 	if err != nil {
 		return api.Deps{}, cleanup, err
@@ -165,7 +166,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		return api.Deps{}, cleanup, err
 	}
 	chats := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, traces.chats,
-		chatRecaller{know})
+		chatRecaller{know}, sh)
 	if err := chats.Listen(ctx); err != nil {
 		return api.Deps{}, cleanup, fmt.Errorf("listen for chat cancels: %w", err)
 	}
@@ -173,7 +174,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	return api.Deps{
 		Log: log, Identity: ident, Models: registry, Bots: bots, Convs: convs, Chat: chats,
 		Plugins: plugins.svc, Tables: tables.svc, Workflows: workflows, Channels: newChannels(db, bots, cfg),
-		Inbound: newChannelRuntime(ctx, &cleanups, db, bots, chats, shared, cfg, log),
+		Inbound: newChannelRuntime(ctx, &cleanups, db, bots, chats, shared, cfg, log, sh),
 		WebChat: newWebChat(db, bots, chats, shared.limiter, cfg, log),
 		MCP:     newMCP(ident, bots, chats, workflows, log),
 		Usage:   newUsage(db, ident),

@@ -82,7 +82,7 @@ const channelTurnTimeout = 5 * time.Minute
 // was checked by newWorkflows already; should it fail here, inbound
 // events are not served (nil).
 func newChannelRuntime(ctx context.Context, cleanups *[]func(), db *sqlstore.DB, bots *botapp.Service, chats *chatapp.Service,
-	shared *kv, cfg config.Config, log *slog.Logger) *channelapp.Runtime {
+	shared *kv, cfg config.Config, log *slog.Logger, sh *shares) *channelapp.Runtime {
 	guard, err := egress.New(egress.Config{Allow: cfg.EgressAllow})
 	if err != nil {
 		log.Error("channels: inbound events are not served", "err", fmt.Errorf("PERGOLA_EGRESS_ALLOW: %w", err))
@@ -90,7 +90,7 @@ func newChannelRuntime(ctx context.Context, cleanups *[]func(), db *sqlstore.DB,
 	}
 	rt := channelapp.NewRuntime(channelapp.RuntimeDeps{
 		Channels: db.Channels(), Events: db.ChannelEvents(), Bots: bots, Turns: chatTurns{chats}, Queue: shared.queue,
-		Adapters: channelAdapters(guard.Client()), Locker: shared.locker,
+		Adapters: channelAdapters(guard.Client()), Locker: shared.locker, Shares: sh.channel,
 		Log: log,
 	})
 	if cfg.ChannelWorkers > 0 {

@@ -18,10 +18,10 @@ import (
 // newChat wires the agent runtime.
 func newChat(db *sqlstore.DB, chats *sqlstore.ChatStore, log *slog.Logger, metricsHook chatapp.Hook, models *modelreg.Registry, modelHTTP *http.Client,
 	bots *botapp.Service, convs *convapp.Service, bus chatapp.Broadcaster, tools []chatapp.ToolSource, resumer chatapp.ToolResumer,
-	files chatapp.Files, traceHook chatapp.Hook, recall chatapp.Recaller) *chatapp.Service {
+	files chatapp.Files, traceHook chatapp.Hook, recall chatapp.Recaller, sh *shares) *chatapp.Service {
 	return chatapp.New(chatapp.Deps{
 		Bots: bots, Conversations: conversations{convs}, Messages: db.Messages(), Chats: chats,
-		Models: models, ChatModels: provider.Factory{HTTPClient: modelHTTP}, IDs: db.IDs(), Broadcaster: bus,
+		Models: models, ChatModels: chatModels{inner: provider.Factory{HTTPClient: modelHTTP}, shares: sh}, IDs: db.IDs(), Broadcaster: bus,
 		Tools: tools, Resumer: resumer, Published: bots, Files: files, Hooks: []chatapp.Hook{metricsHook, traceHook}, Log: log,
 		Knowledge: recall,
 	})

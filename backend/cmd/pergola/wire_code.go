@@ -16,35 +16,38 @@ import (
 // runs: this binary, serving runs on its stdin and stdout.
 const codeWorkerCommand = "coderun"
 
-// newCodeRunner returns what runs workflow code nodes: with
-// PERGOLA_CODE_SANDBOX=process (the default), a pool of PERGOLA_CODE_PARALLEL
-// worker processes of this binary, each with a hard memory limit, which
-// stop closes; with inprocess, nil: the engine's own in-process runner.
-func newCodeRunner(cfg config.Config, log *slog.Logger) (wf.CodeRunner, func(), error) {
+// newCodeRunner returns what runs workflow code nodes, each workspace
+// within its share of them: with PERGOLA_CODE_SANDBOX=process (the
+// default), a pool of PERGOLA_CODE_PARALLEL worker processes of this
+// binary, each with a hard memory limit, which stop closes; with
+// inprocess, the engine's runner in this process.
+func newCodeRunner(cfg config.Config, log *slog.Logger, sh *shares) (wf.CodeRunner, func(), error) {
+	lim := wf.DefaultLimits()
 	if cfg.CodeSandbox == "inprocess" {
-		return nil, func() {}, nil
+		r := jsrun.NewRunner(jsrun.Limits{Timeout: lim.CodeTimeout, Memory: lim.CodeMemory, Concurrency: cfg.CodeWorkers()})
+		return sharedCode{inner: r, slots: sh.code}, func() {}, nil
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, nil, fmt.Errorf("PERGOLA_CODE_SANDBOX=process: cannot find this binary to start code workers: %w", err)
 	}
-	lim := wf.DefaultLimits()
-	pool := jsproc.New(jsproc.Config{Command: []string{exe, codeWorkerCommand}, Workers: cfg.CodeParallel,
-		Limits: jsrun.Limits{Timeout: lim.CodeTimeout, Memory: lim.CodeMemory}, Log: log})
-	return pool, func() { _ = pool.Close() }, nil
+	pool := jsproc.New(jsproc.Config{Command: []string{exe, codeWorkerCommand}, Workers: cfg.CodeWorkers(),
+		Limits: jsrun.Limits{Timeout: lim.CodeTimeout, Memory: lim.CodeMemory}, Nice: cfg.Shares.CodeNice, Log: log})
+	return sharedCode{inner: pool, slots: sh.code}, func() { _ = pool.Close() }, nil
 }
 
 // newPythonRunner returns what runs Python code nodes: python3 in a
 // bubblewrap sandbox, PERGOLA_PYTHON_WARM of them started in advance and
-// PERGOLA_CODE_PARALLEL running at once; or nil (Python nodes then fail
-// validation saying how to enable them) when the machine has not the
-// programs. Its sandboxes end with this process (bwrap --die-with-parent).
-func newPythonRunner(cfg config.Config, log *slog.Logger) wf.PythonRunner {
-	lim := pyrun.Limits{Warm: cfg.PythonWarm, Parallel: cfg.CodeParallel}
+// PERGOLA_CODE_PARALLEL running at once, each workspace within its share;
+// or nil (Python nodes then fail validation saying how to enable them)
+// when the machine has not the programs. Its sandboxes end with this
+// process (bwrap --die-with-parent).
+func newPythonRunner(cfg config.Config, log *slog.Logger, sh *shares) wf.PythonRunner {
+	lim := pyrun.Limits{Warm: cfg.PythonWarm, Parallel: cfg.CodeWorkers()}
 	r, err := pyrun.New(pyrun.Config{Python: cfg.Python, Bwrap: cfg.Bwrap, Limits: lim, Log: log})
 	if err != nil {
 		log.Info("Python code nodes are off", "reason", err.Error())
 		return nil
 	}
-	return r
+	return sharedPython{PythonRunner: r, slots: sh.python}
 }

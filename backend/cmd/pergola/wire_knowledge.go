@@ -38,7 +38,7 @@ import (
 // web pages through the egress guard; and starts the indexing worker on
 // the shared queue, adding its stop (and the index's close) to cleanups.
 func newKnowledge(ctx context.Context, cfg config.Config, db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry,
-	modelHTTP *http.Client, files *fileapp.Service, queue workflowQueue, log *slog.Logger, cleanups *[]func()) (*knowledgeapp.Service, error) {
+	modelHTTP *http.Client, files *fileapp.Service, queue workflowQueue, log *slog.Logger, cleanups *[]func(), sh *shares) (*knowledgeapp.Service, error) {
 	index, closeIndex, err := openKnowledgeIndex(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func newKnowledge(ctx context.Context, cfg config.Config, db *sqlstore.DB, ident
 	svc := knowledgeapp.New(knowledgeapp.Deps{Bases: db.Knowledge(), Documents: db.Knowledge(), Index: index, Access: ident,
 		Models: embeddingModels{models}, Chunker: docChunker{docparse.Parser{}}, Embedder: embedder{models, f},
 		Reranker: reranker{models, f}, Rewriter: rewriter{models, f}, Files: knowledgeFiles{files},
-		Fetcher: pageFetcher{client: guard.Client(), max: k.MaxFileBytes}, Queue: queue, IDs: db.IDs(), Log: log, Lease: k.Lease,
+		Fetcher: pageFetcher{client: guard.Client(), max: k.MaxFileBytes}, Queue: queue, IDs: db.IDs(), Log: log, Lease: k.Lease, Shares: sh.knowledge,
 		Limits: knowledge.Limits{DocumentsPerBase: k.MaxDocuments, ChunksPerDocument: k.MaxChunks, FileBytes: k.MaxFileBytes}})
 	if k.Workers > 0 {
 		*cleanups = append(*cleanups, startKnowledgeWorker(ctx, svc, queue, cfg))

@@ -57,12 +57,12 @@ const workflowWorkers = 4
 // and then the code-node workers.
 func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry, modelHTTP *http.Client, bots *botapp.Service,
 	plugins *pluginapp.Service, tables *tableapp.Service, knowledge wf.Knowledge, queue workflowQueue, cfg config.Config, log *slog.Logger, cache *caches,
-	runMetrics *metrics.WorkflowRuns, tracer workflowapp.RunTracer) (*workflowapp.Service, func(), error) {
+	runMetrics *metrics.WorkflowRuns, tracer workflowapp.RunTracer, sh *shares) (*workflowapp.Service, func(), error) {
 	guard, err := egress.New(egress.Config{Allow: cfg.EgressAllow})
 	if err != nil {
 		return nil, func() {}, fmt.Errorf("PERGOLA_EGRESS_ALLOW: %w", err)
 	}
-	code, stopCode, err := newCodeRunner(cfg, log)
+	code, stopCode, err := newCodeRunner(cfg, log, sh)
 	if err != nil {
 		return nil, func() {}, err
 	}
@@ -70,7 +70,7 @@ func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Servi
 	history := workflowapp.NewHistory(db.WorkflowRuns(), log)
 	appVars := appapp.NewVariables(db.Apps())
 	engine := wf.New(wf.Config{
-		Models:    modelProvider{models: models, factory: provider.Factory{HTTPClient: modelHTTP}},
+		Models:    modelProvider{models: models, factory: provider.Factory{HTTPClient: modelHTTP}, shares: sh},
 		Tools:     pluginTools{svc: plugins},
 		Tables:    tableQuerier{svc: tables},
 		Variables: botVariables{store: db.Bots(), svc: bots},
@@ -82,8 +82,8 @@ func newWorkflows(ctx context.Context, db *sqlstore.DB, ident *identityapp.Servi
 		Workflows: workflowapp.NewLoader(db.Workflows()),
 		History:   history,
 		Code:      code,
-		Python:    newPythonRunner(cfg, log),
-		Limits:    wf.Limits{CodeParallel: cfg.CodeParallel},
+		Python:    newPythonRunner(cfg, log, sh),
+		Limits:    wf.Limits{CodeParallel: cfg.CodeWorkers()},
 	})
 	counted := countedRuns{WorkflowRunStore: db.WorkflowRuns(), runs: runMetrics}
 	svc := workflowapp.New(workflowapp.Deps{Store: cache.workflows(db), Runs: counted, Writer: counted, Access: ident,
@@ -119,6 +119,7 @@ func workflowGroup(cfg config.Config) string {
 type modelProvider struct {
 	models  *modelreg.Registry
 	factory provider.Factory
+	shares  *shares // the model pool the calls share
 }
 
 func (p modelProvider) ChatModel(ctx context.Context, id string) (model.ToolCallingChatModel, error) {
@@ -135,7 +136,11 @@ func (p modelProvider) ChatModel(ctx context.Context, id string) (model.ToolCall
 	if !m.IsChat() {
 		return nil, errs.Invalid("model_id", "model %q is of kind %q, not a chat model; pick one of GET /api/models", id, m.KindOrChat())
 	}
-	return p.factory.ChatModel(ctx, *m)
+	cm, err := p.factory.ChatModel(ctx, *m)
+	if err != nil {
+		return nil, err
+	}
+	return p.shares.sharedModel(cm), nil
 }
 
 // pluginTools runs plugin tools through the plugin service, as a bot

@@ -45,7 +45,11 @@ type Config struct {
 	// MaxResult is the bytes of a run's result and logs as JSON: what
 	// the server reads of a run, whatever the code does. 0: 4 MiB.
 	MaxResult int
-	Log       *slog.Logger // nil: slog.Default()
+	// Nice is the nice value workers run at (0 to 19; 0: the server's):
+	// a positive one lets the server's own work and runs that wake up go
+	// before code that computes for long.
+	Nice int
+	Log  *slog.Logger // nil: slog.Default()
 }
 
 func (c Config) withDefaults() Config {
@@ -87,7 +91,7 @@ type Pool struct {
 // New returns a pool; workers start on first use.
 func New(cfg Config) *Pool {
 	cfg = cfg.withDefaults()
-	p := &Pool{cfg: cfg, free: make(chan *worker, cfg.Workers), spawn: newSpawner(), live: map[*worker]struct{}{},
+	p := &Pool{cfg: cfg, free: make(chan *worker, cfg.Workers), spawn: newSpawner(cfg.Nice), live: map[*worker]struct{}{},
 		hello: hello{Memory: cfg.Limits.Memory, HardMemory: cfg.HardMemory, MaxStack: cfg.Limits.MaxStack,
 			MaxLogs: cfg.Limits.MaxLogs, MaxFrame: cfg.MaxResult}}
 	for range cfg.Workers {
@@ -131,6 +135,11 @@ func (p *Pool) acquire(ctx context.Context, wait time.Duration) (*worker, error)
 	case <-t.C:
 		return nil, jsrun.ErrBusy
 	}
+	if w == nil {
+		if w = p.preferStarted(); w != nil {
+			p.free <- nil // the slot drawn first goes back: room, two were taken
+		}
+	}
 	if w != nil && w.usable() {
 		return w, nil
 	}
@@ -143,6 +152,31 @@ func (p *Pool) acquire(ctx context.Context, wait time.Duration) (*worker, error)
 		return nil, err
 	}
 	return w, nil
+}
+
+// preferStarted looks for an idle started worker when a run drew a slot
+// with none started yet: the run then skips a process start, and workers
+// start only when the runs at once outnumber those started. It returns
+// nil when there is none; the slots it looked at go back.
+func (p *Pool) preferStarted() *worker {
+	var looked int
+	defer func() {
+		for range looked {
+			p.free <- nil // room: each was taken just now
+		}
+	}()
+	for range cap(p.free) {
+		select {
+		case w := <-p.free:
+			if w != nil {
+				return w
+			}
+			looked++
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 // release gives a worker back after a run, or replaces it in the

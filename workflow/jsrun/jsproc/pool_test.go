@@ -252,3 +252,21 @@ func TestCloseLeavesNoWorkers(t *testing.T) {
 		t.Fatal("run after Close succeeded")
 	}
 }
+
+// Runs one after another reuse the started worker: a pool of four starts
+// a second only for a second run at once.
+func TestRunsReuseAStartedWorker(t *testing.T) {
+	p := newPool(t, Config{Workers: 4})
+	prog := compile(t, `function main() { return { ok: true }; }`)
+	for i := range 3 {
+		if _, err := p.Run(context.Background(), prog, nil, 5*time.Second); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+	}
+	if pids := p.pids(); len(pids) != 1 {
+		t.Fatalf("three runs one after another started %d workers, want 1", len(pids))
+	}
+	if len(p.free) != 4 {
+		t.Fatalf("%d slots free after the runs, want all 4", len(p.free))
+	}
+}

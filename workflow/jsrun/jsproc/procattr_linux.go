@@ -7,3 +7,10 @@ import "syscall"
 func procAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 }
+
+// lowerThreadPriority raises the calling thread's nice value (on Linux a
+// thread's own); the processes it starts inherit it. Failing leaves the
+// priority as it was.
+func lowerThreadPriority(nice int) {
+	_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), nice)
+}

@@ -16,7 +16,12 @@ var errClosed = errors.New("the code runner is shut down")
 // idle thread, but never one a goroutine is locked to, so workers die
 // with the server and not before. Closing the spawner ends that thread,
 // which kills every worker still running.
+//
+// The thread's nice value, when raised, is what every worker starts with:
+// code that computes for long then yields the CPU to the server's own
+// work (requests, storage) and to runs that wake up.
 type spawner struct {
+	nice   int
 	mu     sync.Mutex
 	reqs   chan spawnReq
 	closed bool
@@ -27,8 +32,8 @@ type spawnReq struct {
 	done chan error
 }
 
-func newSpawner() *spawner {
-	s := &spawner{reqs: make(chan spawnReq)}
+func newSpawner(nice int) *spawner {
+	s := &spawner{reqs: make(chan spawnReq), nice: nice}
 	go s.loop()
 	return s
 }
@@ -37,6 +42,9 @@ func newSpawner() *spawner {
 // returns still locked, so the runtime ends its thread.
 func (s *spawner) loop() {
 	runtime.LockOSThread()
+	if s.nice > 0 {
+		lowerThreadPriority(s.nice)
+	}
 	for r := range s.reqs {
 		r.done <- r.cmd.Start()
 	}
