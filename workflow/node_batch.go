@@ -17,7 +17,7 @@ func (batchKind) describe() NodeTypeInfo {
 	return NodeTypeInfo{Type: "batch", Title: "Batch", Category: categoryControl, Composite: true,
 		Description: "Parallel map: runs its body for every item of input items, up to concurrency at once. Inside the " +
 			"body the batch's id reads item and index. Outputs: each collect entry as an array in item order. The first " +
-			"item that fails stops the others.",
+			"item that fails stops the others; an item that asks waits, keeping its place, while the others go on.",
 		ConfigSchema: configSchema(&batchConfig{}),
 		Inputs:       []InputInfo{{Name: "items", Type: TypeArray, Required: true, Description: "the items"}}}
 }
