@@ -89,6 +89,10 @@ func TestCozeBatchItemsAskSideBySide(t *testing.T) {
 				if got := streamedOutput(t, events); !cmp.Equal(got, out) {
 					t.Fatalf("sync %v: output (-want +got):\n%s", sync, cmp.Diff(out, got))
 				}
+				exec := str(events[len(events)-1].data, "execute_id")
+				if h := s.runHistory(t, id, exec); str(h, "execute_status") != "Success" {
+					t.Fatalf("sync %v: run %s is %s", sync, exec, str(h, "execute_status"))
+				}
 			}
 		})
 	}
