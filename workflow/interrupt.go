@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,10 +110,14 @@ func formValues(fields []Param, answer string) (map[string]any, error) {
 }
 
 // Checkpoint is the state of an interrupted run: what each finished node
-// execution output, and the answers given so far. It is plain JSON.
+// execution output, the answers given so far, and the interrupts still
+// waiting for one. It is plain JSON.
 type Checkpoint struct {
 	Done    map[string]DoneNode `json:"done,omitempty"`
 	Answers map[string]string   `json:"answers,omitempty"`
+	// Pending are the keys of the interrupts waiting when the run stopped,
+	// oldest first; the first is the one the run surfaced.
+	Pending []string `json:"pending,omitempty"`
 }
 
 // DoneNode is a finished node execution: its outputs and, for branches,
@@ -125,7 +130,7 @@ type DoneNode struct {
 // Answer returns a copy of the checkpoint with the answer to in, ready to
 // resume from.
 func (cp *Checkpoint) Answer(in *Interrupt, answer string) *Checkpoint {
-	out := &Checkpoint{Done: maps.Clone(cp.Done), Answers: maps.Clone(cp.Answers)}
+	out := &Checkpoint{Done: maps.Clone(cp.Done), Answers: maps.Clone(cp.Answers), Pending: slices.Clone(cp.Pending)}
 	if out.Answers == nil {
 		out.Answers = map[string]string{}
 	}
@@ -142,11 +147,12 @@ func UnmarshalCheckpoint(b []byte) (*Checkpoint, error) {
 	var raw struct {
 		Done    map[string]json.RawMessage `json:"done"`
 		Answers map[string]string          `json:"answers"`
+		Pending []string                   `json:"pending"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, err
 	}
-	cp := &Checkpoint{Done: make(map[string]DoneNode, len(raw.Done)), Answers: raw.Answers}
+	cp := &Checkpoint{Done: make(map[string]DoneNode, len(raw.Done)), Answers: raw.Answers, Pending: raw.Pending}
 	for k, r := range raw.Done {
 		v, err := decodeValue(r)
 		if err != nil {
@@ -206,22 +212,6 @@ func (rc *runCtx) noteDone(key string, out map[string]any, port string) {
 	rc.mu.Unlock()
 }
 
-// interrupt notes the first interrupt of the run.
-func (rc *runCtx) interrupt(in *Interrupt) {
-	rc.mu.Lock()
-	if rc.stopped == nil {
-		rc.stopped = in
-	}
-	rc.mu.Unlock()
-}
-
-// interrupted returns the interrupt that stopped the run, or nil.
-func (rc *runCtx) interrupted() *Interrupt {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	return rc.stopped
-}
-
 // checkpoint assembles the state to resume from: what the run resumed
 // from, and what ran since.
 func (rc *runCtx) checkpoint() *Checkpoint {
@@ -233,6 +223,9 @@ func (rc *runCtx) checkpoint() *Checkpoint {
 		maps.Copy(cp.Answers, r.Answers)
 	}
 	maps.Copy(cp.Done, rc.done)
+	for _, in := range rc.pendingLocked() {
+		cp.Pending = append(cp.Pending, in.Key)
+	}
 	return cp
 }
 

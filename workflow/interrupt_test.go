@@ -64,3 +64,22 @@ func TestCheckAnswer(t *testing.T) {
 		})
 	}
 }
+
+func TestComparePlaces(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want int
+	}{
+		{"/each#2/ask", "/each#10/ask", -1},
+		{"/each#10/ask", "/each#2/ask", 1},
+		{"/each#1/ask", "/each#1/form", -1},
+		{"/ask", "/ask#1", -1},
+		{"/loop#3/each#0/ask", "/loop#3/each#0/ask", 0},
+		{"/n107234", "/n157915", -1},
+	}
+	for _, tc := range cases {
+		if got := comparePlaces(tc.a, tc.b); got != tc.want {
+			t.Errorf("comparePlaces(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

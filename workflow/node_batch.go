@@ -3,7 +3,6 @@ package workflow
 import (
 	"context"
 	"fmt"
-	"sync"
 )
 
 // batchKind runs its body for every item of an array, several at once.
@@ -18,7 +17,7 @@ func (batchKind) describe() NodeTypeInfo {
 	return NodeTypeInfo{Type: "batch", Title: "Batch", Category: categoryControl, Composite: true,
 		Description: "Parallel map: runs its body for every item of input items, up to concurrency at once. Inside the " +
 			"body the batch's id reads item and index. Outputs: each collect entry as an array in item order. The first " +
-			"item that fails stops the others.",
+			"item that fails stops the others; an item that asks waits, keeping its place, while the others go on.",
 		ConfigSchema: configSchema(&batchConfig{}),
 		Inputs:       []InputInfo{{Name: "items", Type: TypeArray, Required: true, Description: "the items"}}}
 }
@@ -62,6 +61,16 @@ type batchRunner struct {
 	collect     []collectSpec
 }
 
+// Items and interrupts, as Coze Studio runs them: up to concurrency items
+// run at once, in item order. An item that asks waits, keeping its place,
+// while the others go on; an item that finishes frees its place for the
+// next item. Once every item holding a place waits (or none is left), the
+// batch stops and the run surfaces the interrupts. A resumed run replays
+// the batch the same way: the finished items and the nodes before each
+// question return what they did, the answered items go on, the others ask
+// again, and the items after them start as places free. With concurrency
+// 1 the items thus run one after the other.
+
 func (b *batchRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (map[string]any, error) {
 	items, _ := in["items"].([]any)
 	if len(items) > b.limit {
@@ -71,48 +80,52 @@ func (b *batchRunner) run(ctx context.Context, x *nodeCtx, in map[string]any) (m
 	defer cancel()
 	frames := make([]*frame, len(items))
 	path := joinPath(x.f.path, x.pn.id)
+	ended := make(chan itemEnd, len(items))
 	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
+		firstErr               error
+		next, holding, waiting int // items started; holding a place (running or waiting); waiting for an answer
 	)
-	slots := make(chan struct{}, b.concurrency)
-	for i := range items {
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
+	for {
+		for firstErr == nil && ctx.Err() == nil && holding < b.concurrency && next < len(items) {
+			fr := x.rc.newFrame(x.pn.body, x.f, path, next)
+			fr.item, frames[next] = items[next], fr
+			go func(i int) { ended <- itemEnd{i, x.pn.body.invoke(ctx, fr)} }(next)
+			next, holding = next+1, holding+1
 		}
-		if ctx.Err() != nil {
+		if holding == waiting {
 			break
 		}
-		fr := x.rc.newFrame(x.pn.body, x.f, path, i)
-		fr.item, frames[i] = items[i], fr
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-slots }()
-			if err := x.pn.body.invoke(ctx, fr); err != nil {
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = bodyError(ctx, fr, fmt.Sprintf("item %d", i), err)
-				}
-				if x.rc.interrupted() == nil {
-					cancel() // an interrupt lets the other items finish: they are kept for the resume
-				}
-				mu.Unlock()
+		e := <-ended
+		switch {
+		case e.err == nil:
+			holding--
+		case ctx.Err() == nil && x.rc.interrupted() != nil:
+			waiting++ // it asked, or stopped because another node asked
+		default:
+			holding--
+			if firstErr == nil {
+				firstErr = bodyError(ctx, frames[e.i], fmt.Sprintf("item %d", e.i), e.err)
 			}
-		}()
+			cancel()
+		}
 	}
-	wg.Wait()
-	if firstErr != nil {
+	switch {
+	case firstErr != nil:
 		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case waiting > 0:
+		return nil, errInterrupted
 	}
 	col := newCollected(b.collect, len(items))
 	for i, fr := range frames {
 		col.add(fr, i)
 	}
 	return col.outputs(), nil
+}
+
+// itemEnd is how one item of a batch ended.
+type itemEnd struct {
+	i   int
+	err error
 }

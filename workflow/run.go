@@ -52,6 +52,10 @@ type RunResult struct {
 	// and Output is empty.
 	Interrupt  *Interrupt
 	Checkpoint *Checkpoint
+	// Pending are all the interrupts waiting for an answer, oldest first:
+	// Interrupt, then those the next resumes will surface (parallel
+	// branches and batch items that asked too).
+	Pending []*Interrupt
 }
 
 // RunError is a run that failed: the node that failed, or none when the
@@ -101,10 +105,12 @@ func (e *Engine) Run(ctx context.Context, c *Compiled, in RunInput) (*RunResult,
 	top := rc.newFrame(c.plan, nil, "", -1)
 	top.params = params
 	err = c.plan.invoke(ctx, top)
-	if in := rc.interrupted(); in != nil && ctx.Err() == nil {
-		rc.running.wait(ctx) // nodes on other branches finish first
+	if rc.interrupted() != nil && ctx.Err() == nil {
+		rc.running.wait(ctx) // nodes on other branches finish (or ask) first
 		rc.ended.Store(true)
 		res := rc.result(top, c)
+		res.Pending = rc.pending()
+		in := res.Pending[0]
 		res.Output, res.Text, res.Interrupt, res.Checkpoint = nil, "", in, rc.checkpoint()
 		rc.emit(Event{Kind: EventInterrupt, NodeID: in.NodeID, Type: in.Type, Title: in.Title, Interrupt: in})
 		return res, nil
@@ -174,7 +180,7 @@ type runCtx struct {
 	vars          map[string]string   // the bot variables, read once
 	appVars       map[string]any      // the app variables, read once
 	done          map[string]DoneNode // node executions finished in this run, by place
-	stopped       *Interrupt          // the first interrupt
+	asked         []*Interrupt        // the interrupts asked, in the order they were
 	running       running             // nodes running now
 }
 

@@ -34,6 +34,16 @@ const (
 	  {"id": "end", "type": "end", "config": {"mode": "text", "template": "{{w}} is {{a}}"},
 	   "inputs": {"w": {"ref": {"node": "form", "path": "who"}}, "a": {"ref": {"node": "form", "path": "age"}}}}],
 	 "edges": [{"from": "start", "to": "form"}, {"from": "form", "to": "end"}]}`
+	// batchFlow asks a question in each item of a batch running both
+	// items at once.
+	batchFlow = `{"nodes": [
+	  {"id": "start", "type": "start", "outputs": [{"name": "USER_INPUT", "type": "string"}]},
+	  {"id": "each", "type": "batch", "config": {"concurrency": 2, "collect": {"answers": {"node": "why", "path": "answer"}}},
+	   "inputs": {"items": {"value": ["tea", "cake"]}},
+	   "body": {"nodes": [{"id": "why", "type": "question", "config": {"question": "Why {{w}}?"}, "inputs": {"w": {"ref": {"node": "each", "path": "item"}}}}],
+	            "edges": [{"from": "each", "to": "why"}]}},
+	  {"id": "end", "type": "end", "config": {"mode": "text", "template": "{{a}}"}, "inputs": {"a": {"ref": {"node": "each", "path": "answers"}}}}],
+	 "edges": [{"from": "start", "to": "each"}, {"from": "each", "to": "end"}]}`
 )
 
 // chatTurn posts one message of a chatflow conversation ("" for a new
@@ -155,7 +165,8 @@ func TestChatflowQuestions(t *testing.T) {
 // TestChatflowOtherAnswersAndForms: an option question that takes other
 // answers (as Coze's do, through their other branch) takes a message that
 // is none of its options; an input node's form streams as Coze's input
-// card and takes "name: value" lines.
+// card and takes "name: value" lines; the questions of a batch's items,
+// asked side by side, are answered one message each, in item order.
 func TestChatflowOtherAnswersAndForms(t *testing.T) {
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
@@ -180,6 +191,22 @@ func TestChatflowOtherAnswersAndForms(t *testing.T) {
 			events, _ = c.chatTurn(t, form, conv, "who: Ada\nage: 36")
 			if _, done := chatParts(t, events); strings.Join(completedOfType(done, "answer"), "|") != "Ada is 36" {
 				t.Fatalf("form answer = %v", names(events))
+			}
+
+			batch := c.workflow(t, "batch_flow", "asks", batchFlow, true)
+			events, conv = c.chatTurn(t, batch, "", "hi")
+			wantEvents(t, events, askedText, "")
+			if m := events[3].obj(t); str(m, "content") != "Why tea?" {
+				t.Fatalf("first question = %v", m)
+			}
+			events, _ = c.chatTurn(t, batch, conv, "warm")
+			wantEvents(t, events, askedText, "")
+			if m := events[3].obj(t); str(m, "content") != "Why cake?" {
+				t.Fatalf("second question = %v", m)
+			}
+			events, _ = c.chatTurn(t, batch, conv, "sweet")
+			if _, done := chatParts(t, events); strings.Join(completedOfType(done, "answer"), "|") != `["warm","sweet"]` {
+				t.Fatalf("batch answer = %v", completedOfType(done, "answer"))
 			}
 		})
 	}
