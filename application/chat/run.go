@@ -29,7 +29,8 @@ type turn struct {
 	input    []*schema.Message
 	sink     Sink
 	hidden   bool
-	// ephemeral turns (the OpenAI-compatible endpoint) store nothing:
+	// ephemeral turns (the OpenAI-compatible endpoint) store only the
+	// chat (status, tokens, times; no conversation), which usage counts:
 	// the caller keeps the conversation.
 	ephemeral bool
 	// resume is the question of an earlier turn this turn answers.
@@ -196,11 +197,7 @@ func (s *Service) finish(ctx context.Context, t *turn, rs *runState, runErr erro
 		fail = s.failure(wctx, t, runErr, modelFailed)
 	}
 	if t.ephemeral {
-		chat := *t.chat
-		chat.Usage = usage
-		outcome(&chat, runErr, ctx.Err(), fail, pending, nil, now)
-		s.sendOutcome(t.sink, &chat)
-		return
+		msgs, transcript = nil, nil
 	}
 	if t.stored != nil {
 		if err := <-t.stored; err != nil {
