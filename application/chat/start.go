@@ -127,15 +127,14 @@ func (s *Service) begin(ctx context.Context, pl turnPlan, req Request, sink Sink
 
 // launchStored announces the turn's chat, launches its run and stores the
 // chat with its question meanwhile: the first token does not wait on the
-// database. It returns once they are stored; a failed store cancels the
-// run.
+// database (tools do: see storeGate). It returns once they are stored; a
+// failed store cancels the run.
 func (s *Service) launchStored(ctx context.Context, t *turn, asked []*conversation.Message) error {
-	stored := make(chan error, 1)
-	t.stored = stored
+	t.stored = newStoreGate()
 	s.announce(t.sink, t.chat)
 	s.launch(ctx, t)
 	err := s.store(ctx, t.chat, asked)
-	stored <- err
+	t.stored.open(err)
 	if err != nil {
 		s.cancelLocal(t.chat.ID)
 	}
