@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -71,9 +72,10 @@ func checkNoBearerPrefix(t *testing.T, s *testServer) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 401 || !strings.Contains(string(body), "the Authorization header must read Bearer <token>") {
-		t.Fatalf("a token without Bearer = %d %s; want 401 saying how the header reads", resp.StatusCode, body)
+	var body struct{ Msg string }
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	if resp.StatusCode != 401 || !strings.Contains(body.Msg, "the Authorization header must read Bearer <token>") {
+		t.Fatalf("a token without Bearer = %d %q; want 401 saying how the header reads", resp.StatusCode, body.Msg)
 	}
 }
 
