@@ -26,7 +26,8 @@ type CompletionMessage struct {
 }
 
 // CompletionRequest runs a published bot over messages the caller keeps,
-// as OpenAI's chat completions do: nothing is stored.
+// as OpenAI's chat completions do: only the chat (status, tokens, times)
+// is stored, for usage; no conversation or message.
 type CompletionRequest struct {
 	BotID    int64
 	User     string // the end user, for keyword memory; defaults to the caller
@@ -36,7 +37,8 @@ type CompletionRequest struct {
 
 // Complete runs a published bot over the request's messages, sending
 // events to sink. Client tools end the run with requires_action; the
-// caller answers with tool messages in its next request.
+// caller answers with tool messages in its next request. It returns once
+// the chat is stored, as Start does.
 func (s *Service) Complete(ctx context.Context, p identity.Principal, req CompletionRequest, sink Sink) error {
 	if err := p.RequireScope(identity.ScopeChat); err != nil {
 		return err
@@ -68,9 +70,7 @@ func (s *Service) Complete(ctx context.Context, p identity.Principal, req Comple
 		UserID: user, ConnectorID: ConnectorOpenAI, Status: conversation.ChatInProgress, CreatedAt: now, MetaData: map[string]string{}}
 	t := &turn{chat: chat, cfg: cfg, compiled: c, scope: scope, sink: sink, ephemeral: true}
 	t.input = append([]*schema.Message{schema.SystemMessage(systemPrompt(cfg, values, now))}, completionInput(req.Messages)...)
-	s.announce(sink, chat)
-	s.launch(ctx, t)
-	return nil
+	return s.launchStored(ctx, t, nil)
 }
 
 // checkCompletion refuses what OpenAI refuses about a conversation, so

@@ -29,14 +29,47 @@ type turn struct {
 	input    []*schema.Message
 	sink     Sink
 	hidden   bool
-	// ephemeral turns (the OpenAI-compatible endpoint) store nothing:
+	// ephemeral turns (the OpenAI-compatible endpoint) store only the
+	// chat (status, tokens, times; no conversation), which usage counts:
 	// the caller keeps the conversation.
 	ephemeral bool
 	// resume is the question of an earlier turn this turn answers.
 	resume *resumeTurn
-	// stored reports whether the chat and its question were stored; nil
-	// when they were before the run began.
-	stored <-chan error
+	// stored opens once the chat and its question are stored; nil when
+	// they were before the run began.
+	stored *storeGate
+}
+
+// storeGate is opened when a turn's chat and question are stored, which
+// happens while the model's first call runs: the outcome is recorded only
+// after it, and tools run only after it, since a tool may read the
+// conversation (a workflow's message nodes list it) and must find the
+// question there.
+type storeGate struct {
+	done chan struct{}
+	err  error
+}
+
+func newStoreGate() *storeGate { return &storeGate{done: make(chan struct{})} }
+
+// open records the store's outcome and releases the waiters.
+func (g *storeGate) open(err error) {
+	g.err = err
+	close(g.done)
+}
+
+// wait returns the store's error once it is known, or ctx's error; a nil
+// gate is open.
+func (g *storeGate) wait(ctx context.Context) error {
+	if g == nil {
+		return nil
+	}
+	select {
+	case <-g.done:
+		return g.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // newMessage makes an assistant message of the turn with a fresh id.
@@ -196,16 +229,10 @@ func (s *Service) finish(ctx context.Context, t *turn, rs *runState, runErr erro
 		fail = s.failure(wctx, t, runErr, modelFailed)
 	}
 	if t.ephemeral {
-		chat := *t.chat
-		chat.Usage = usage
-		outcome(&chat, runErr, ctx.Err(), fail, pending, nil, now)
-		s.sendOutcome(t.sink, &chat)
-		return
+		msgs, transcript = nil, nil
 	}
-	if t.stored != nil {
-		if err := <-t.stored; err != nil {
-			return // Start failed and said so; there is no chat to record
-		}
+	if err := t.stored.wait(context.Background()); err != nil {
+		return // Start failed and said so; there is no chat to record
 	}
 	apply := func(c *conversation.Chat) error {
 		c.Usage = c.Usage.Add(usage)

@@ -119,20 +119,26 @@ func (s *Service) begin(ctx context.Context, pl turnPlan, req Request, sink Sink
 	t.input = append([]*schema.Message{schema.SystemMessage(withInstructions(systemPrompt(cfg, values, now), req.Instructions))},
 		s.modelInput(ctx, conv.WorkspaceID, c.vision, pl.history)...)
 	t.input = append(t.input, s.modelInput(ctx, conv.WorkspaceID, c.vision, derefs(asked))...)
-	// The model starts while the chat and its question are stored: the
-	// first token does not wait on the database. Start still returns only
-	// once they are stored, and a failed store cancels the run.
-	stored := make(chan error, 1)
-	t.stored = stored
-	s.announce(sink, chat)
-	s.launch(ctx, t)
-	err = s.store(ctx, chat, asked)
-	stored <- err
-	if err != nil {
-		s.cancelLocal(chat.ID)
+	if err := s.launchStored(ctx, t, asked); err != nil {
 		return nil, err
 	}
 	return chat, nil
+}
+
+// launchStored announces the turn's chat, launches its run and stores the
+// chat with its question meanwhile: the first token does not wait on the
+// database (tools do: see storeGate). It returns once they are stored; a
+// failed store cancels the run.
+func (s *Service) launchStored(ctx context.Context, t *turn, asked []*conversation.Message) error {
+	t.stored = newStoreGate()
+	s.announce(t.sink, t.chat)
+	s.launch(ctx, t)
+	err := s.store(ctx, t.chat, asked)
+	t.stored.open(err)
+	if err != nil {
+		s.cancelLocal(t.chat.ID)
+	}
+	return err
 }
 
 // store saves the chat and its question. The run already reads chat, so

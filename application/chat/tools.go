@@ -19,14 +19,18 @@ import (
 	"github.com/pergola-ai/pergola/domain/variable"
 )
 
-// toolMiddleware wraps every tool call of every bot: it reports the call
-// and its result to the run (messages, events, hooks), bounds it with a
-// timeout, and turns an error into a result the model reads, so a failing
-// tool never crashes the run.
+// toolMiddleware wraps every tool call of every bot: it waits until the
+// turn's question is stored (the tool may read the conversation), reports
+// the call and its result to the run (messages, events, hooks), bounds it
+// with a timeout, and turns an error into a result the model reads, so a
+// failing tool never crashes the run.
 func (s *Service) toolMiddleware() compose.ToolMiddleware {
 	return compose.ToolMiddleware{Invokable: func(next compose.InvokableToolEndpoint) compose.InvokableToolEndpoint {
 		return func(ctx context.Context, in *compose.ToolInput) (*compose.ToolOutput, error) {
 			rs := runFrom(ctx)
+			if err := rs.t.stored.wait(ctx); err != nil {
+				return nil, err // the turn is not stored: Start failed and cancels the run
+			}
 			start := time.Now()
 			rs.toolCall(ctx, in.Name, in.CallID, in.Arguments)
 			tctx, cancel := context.WithTimeout(ctx, s.d.ToolTimeout)

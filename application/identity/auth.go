@@ -24,11 +24,12 @@ const touchEvery = time.Minute
 // disabled users.
 func (s *Service) Authenticate(ctx context.Context, secret string) (identity.Principal, error) {
 	if secret == "" {
-		return identity.Principal{}, errs.Unauthenticated("missing token: send Authorization: Bearer <token>")
+		return identity.Principal{}, errs.Unauthenticated("missing token: send Authorization: Bearer <token>; " + identity.NewTokenHint)
 	}
 	tok, err := s.tokens.GetTokenByHash(ctx, identity.HashSecret(secret))
 	if errors.Is(err, errs.ErrNotFound) {
-		return identity.Principal{}, errs.Unauthenticated("authentication is invalid")
+		return identity.Principal{}, errs.Unauthenticated("authentication is invalid: this server knows no such token " +
+			"(check it was copied whole, was made on this server and was not deleted); " + identity.NewTokenHint)
 	}
 	if err != nil {
 		return identity.Principal{}, fmt.Errorf("authenticate: %w", err)

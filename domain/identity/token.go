@@ -98,10 +98,15 @@ func ValidateScopes(scopes []string) ([]string, error) {
 // Usable reports why a token cannot be used at now, or nil.
 func (t *Token) Usable(now time.Time) error {
 	if t.RevokedAt != nil {
-		return errs.Unauthenticated("token was revoked")
+		return errs.Unauthenticated("token was revoked; %s", NewTokenHint)
 	}
 	if t.ExpiresAt != nil && !now.Before(*t.ExpiresAt) {
-		return errs.Unauthenticated("token expired")
+		return errs.Unauthenticated("token expired at %s; %s", t.ExpiresAt.UTC().Format(time.RFC3339), NewTokenHint)
 	}
 	return nil
 }
+
+// NewTokenHint says how to get a token that works; refused tokens end
+// their message with it.
+const NewTokenHint = "get a new personal access token in the console, with POST /api/tokens, " +
+	"or on the server with `pergola token --email <your e-mail>`"

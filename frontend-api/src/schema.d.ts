@@ -1442,7 +1442,7 @@ export interface paths {
         };
         /**
          * The span tree of a chat turn or workflow run
-         * @description `id` is a chat id (Coze's chat_id) or a workflow run's execute_id. Each run of it (the turn, then each resumption with tool outputs or an answer; the run, then each resume) is one item of `runs`, oldest first, at most 100. Traces are written in the background a moment after the run ends. Text attributes are cut to 8 KiB (the span then has `pergola.truncated`), a trace keeps at most 512 spans (`pergola.spans_dropped` on the root says how many were left out), and a stored tree at most 1 MiB (beyond that without content). Any member of the trace's workspace may read it; a trace of another workspace answers 404 like an unknown one. The token needs the scope of what the trace shows: `chat` for a chat's, `workflow` for a workflow run's (403 otherwise).
+         * @description `id` is a chat id (Coze's chat_id) or a workflow run's execute_id, or the id OpenAI's surfaces gave a chat: a completion's `chatcmpl-<chat id>` (`/v1/chat/completions`) or a response's `resp_<conversation id>_<chat id>[_<suffix>]` (`/v1/responses`; a continuation's suffix names a run of the same chat, so its trace is the chat's). Each run of it (the turn, then each resumption with tool outputs or an answer; the run, then each resume) is one item of `runs`, oldest first, at most 100. Traces are written in the background a moment after the run ends. Text attributes are cut to 8 KiB (the span then has `pergola.truncated`), a trace keeps at most 512 spans (`pergola.spans_dropped` on the root says how many were left out), and a stored tree at most 1 MiB (beyond that without content). Any member of the trace's workspace may read it; a trace of another workspace answers 404 like an unknown one. The token needs the scope of what the trace shows: `chat` for a chat's, `workflow` for a workflow run's (403 otherwise).
          */
         get: operations["getTrace"];
         put?: never;
@@ -9205,8 +9205,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A chat id or a workflow execute_id. */
-                id: components["schemas"]["ID"];
+                /** @description A chat id, a workflow execute_id, a chatcmpl-… or a resp_… id. */
+                id: string;
             };
             cookie?: never;
         };

@@ -32,6 +32,11 @@ func Auth(a Authenticator, guard *FailureGuard) app.HandlerFunc {
 			secret = string(c.Cookie(SessionCookie))
 		}
 		addr := guard.addr(c)
+		if secret == "" && len(c.GetHeader("Authorization")) > 0 {
+			authFailed(ctx, c, guard, addr, "", errs.Unauthenticated(
+				"the Authorization header must read Bearer <token> (a personal access token); it has no Bearer prefix"))
+			return
+		}
 		if retry := guard.retryAfter(addr, secret, time.Now()); retry > 0 {
 			tooManyFailures(c, guard.perMinute, retry)
 			return

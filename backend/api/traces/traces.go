@@ -1,10 +1,12 @@
 // Package traces serves GET /api/traces/{id}: the span tree of a chat
-// turn (id: the chat id) or a workflow run (id: the execute id).
+// turn (id: the chat id, or the id OpenAI's surfaces gave it) or a
+// workflow run (id: the execute id).
 package traces
 
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"github.com/cloudwego/hertz/pkg/app"
 
@@ -37,7 +39,7 @@ func (h Handlers) Get(ctx context.Context, c *app.RequestContext) error {
 	if h.Svc == nil {
 		return errs.New(errs.ErrUnavailable, "traces are not available in this process")
 	}
-	id, err := httpx.PathID(c, "id")
+	id, err := traceID(c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -52,4 +54,23 @@ func (h Handlers) Get(ctx context.Context, c *app.RequestContext) error {
 	}
 	httpx.OK(c, out)
 	return nil
+}
+
+// traceID reads the id of a trace: a chat id or an execute id, or the id
+// a chat has on OpenAI's surfaces: chatcmpl-<chat id> from
+// /v1/chat/completions, resp_<conversation id>_<chat id>[_<suffix>] from
+// /v1/responses (a continuation's suffix names a run of the same chat).
+func traceID(s string) (int64, error) {
+	digits := s
+	if rest, ok := strings.CutPrefix(s, "chatcmpl-"); ok {
+		digits = rest
+	} else if rest, ok := strings.CutPrefix(s, "resp_"); ok {
+		if parts := strings.Split(rest, "_"); len(parts) >= 2 {
+			digits = parts[1]
+		}
+	}
+	if id, err := strconv.ParseInt(digits, 10, 64); err == nil && id > 0 {
+		return id, nil
+	}
+	return 0, errs.Invalid("id", "must be a chat id, a workflow execute_id, a completion's chatcmpl-<id> or a response's resp_<id>; got %q", s)
 }

@@ -115,7 +115,7 @@ func TestTokensLifecycle(t *testing.T) {
 		}
 	}
 	s.call(t, "DELETE", "/api/tokens/"+id, admin, nil).must(t, 200)
-	s.call(t, "GET", "/v1/users/me", limited, nil).fails(t, 401, 4100, "revoked")
+	s.call(t, "GET", "/v1/users/me", limited, nil).fails(t, 401, 4100, "token was revoked; get a new personal access token")
 	s.call(t, "DELETE", fmt.Sprintf("/api/tokens/%d", 12345), admin, nil).fails(t, 404, 4200, "not found")
 
 	// Wrong passwords do not say which part was wrong.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -47,13 +48,34 @@ func TestServeAnswersTheCozeContract(t *testing.T) {
 			}
 
 			s.call(t, "GET", "/v1/users/me", "", nil).fails(t, 401, 4100, "token")
-			s.call(t, "GET", "/v1/workspaces", "pat_wrong", nil).fails(t, 401, 4100, "authentication is invalid")
+			s.call(t, "GET", "/v1/workspaces", "pat_wrong", nil).fails(t, 401, 4100,
+				"authentication is invalid: this server knows no such token (check it was copied whole")
+			s.call(t, "GET", "/v1/workspaces", "pat_wrong", nil).fails(t, 401, 4100, "get a new personal access token in the console")
+			checkNoBearerPrefix(t, s)
 			nf := s.call(t, "GET", "/v1/nothing-here", bootstrapToken, nil)
 			nf.fails(t, 404, 4200, "no route")
 			if nf.header.Get("X-Tt-Logid") == "" {
 				t.Fatal("404 answer has no X-Tt-Logid")
 			}
 		})
+	}
+}
+
+// checkNoBearerPrefix: a token sent without "Bearer " is refused with
+// a message saying how the header must read.
+func checkNoBearerPrefix(t *testing.T, s *testServer) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", s.base+"/v1/workspaces", nil)
+	req.Header.Set("Authorization", bootstrapToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct{ Msg string }
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	if resp.StatusCode != 401 || !strings.Contains(body.Msg, "the Authorization header must read Bearer <token>") {
+		t.Fatalf("a token without Bearer = %d %q; want 401 saying how the header reads", resp.StatusCode, body.Msg)
 	}
 }
 
