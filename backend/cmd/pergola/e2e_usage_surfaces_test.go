@@ -133,14 +133,6 @@ func usageByBot(t *testing.T, u *usageSetup) map[string]map[string]any {
 	return out
 }
 
-func sum(vals []float64) float64 {
-	n := 0.0
-	for _, v := range vals {
-		n += v
-	}
-	return n
-}
-
 // llmOnceWorkflow asks the model q and returns its answer.
 const llmOnceWorkflow = `{"nodes": [
   {"id": "start", "type": "start", "outputs": [{"name": "q", "type": "string", "required": true, "description": "the question"}]},
