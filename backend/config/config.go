@@ -54,6 +54,7 @@ type Config struct {
 	Files             Files         `yaml:",inline"`           // where uploads are kept and their size limit (files.go)
 	Traces            Traces        `yaml:",inline"`           // OTLP export of run traces (traces.go)
 	Knowledge         Knowledge     `yaml:",inline"`           // the knowledge index and its limits (knowledge.go)
+	Chat              Chat          `yaml:",inline"`           // the limits on a message's and a history's text (chat.go)
 }
 
 // Defaults are the embedded-default settings.
@@ -79,6 +80,7 @@ func Defaults() Config {
 		Files:           DefaultFiles(),
 		Traces:          DefaultTraces(),
 		Knowledge:       DefaultKnowledge(),
+		Chat:            DefaultChat(),
 	}
 }
 

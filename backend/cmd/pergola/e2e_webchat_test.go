@@ -146,7 +146,7 @@ func webBadInput(t *testing.T, w *webSetup, ch string) {
 		want   string
 	}{
 		{"no text", map[string]any{"text": "  "}, 400, "text: is required"},
-		{"too long", map[string]any{"text": strings.Repeat("a", 4001)}, 400, "at most 4000 characters"},
+		{"too long", map[string]any{"text": strings.Repeat("a", 32001)}, 400, "over the limit of 32000 a message may have (PERGOLA_MAX_MESSAGE_CHARS)"},
 		{"bad message id", map[string]any{"text": "hi", "message_id": "a b"}, 400, "message_id"},
 		{"not JSON", "{", 400, "not valid JSON"},
 	}
