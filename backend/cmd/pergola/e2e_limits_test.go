@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +44,7 @@ func TestInputLimits(t *testing.T) {
 			t.Run("history trimmed oldest first", func(t *testing.T) { limitsHistory(t, c, botID) })
 			t.Run("image URLs through the egress policy", func(t *testing.T) { limitsImageURL(t, c) })
 			t.Run("plugin in use", func(t *testing.T) { pluginInUse(t, c, botID) })
+			t.Run("web chat favicon", func(t *testing.T) { webChatFavicon(t, c, botID) })
 		})
 	}
 }
@@ -174,4 +177,32 @@ func pluginInUse(t *testing.T, c *chatSetup, _ string) {
 	c.s.call(t, "DELETE", "/api/plugins/"+unused, bootstrapToken, nil).must(t, 200)
 	c.s.call(t, "DELETE", "/api/plugins/"+id+"?force=true", bootstrapToken, nil).must(t, 200)
 	c.s.call(t, "GET", "/api/plugins/"+id, bootstrapToken, nil).fails(t, 404, 4200, "")
+}
+
+// webChatFavicon: the hosted page of a bot without an icon links
+// Pergola's icon, and the icon is served.
+func webChatFavicon(t *testing.T, c *chatSetup, botID string) {
+	chID := str(c.s.call(t, "POST", "/api/bots/"+botID+"/channels", bootstrapToken, map[string]any{"kind": "web", "settings": map[string]any{}}).must(t, 201).data, "id")
+	c.s.call(t, "POST", "/api/bots/"+botID+"/publish", bootstrapToken, map[string]any{"connector_ids": []string{"1024", chID}}).must(t, 201)
+	get := func(path string) (*http.Response, string) {
+		resp, err := http.Get(c.s.base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	resp, page := get("/chat/" + chID)
+	i := strings.Index(page, `<link rel="icon" type="image/svg+xml" href="`)
+	if resp.StatusCode != 200 || i < 0 {
+		t.Fatalf("the page (%d) links no icon:\n%s", resp.StatusCode, page)
+	}
+	href := page[i+len(`<link rel="icon" type="image/svg+xml" href="`):]
+	href = strings.ReplaceAll(href[:strings.Index(href, `"`)], "&amp;", "&")
+	resp, icon := get(href)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(icon, "<svg") ||
+		!strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
+		t.Fatalf("GET %s = %d %q %q %.40q", href, resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Cache-Control"), icon)
+	}
 }
