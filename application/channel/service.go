@@ -92,7 +92,7 @@ func New(store channel.Store, bots BotAccess, opts ...Option) *Service {
 // platform returns the steps of a kind.
 func (s *Service) platform(k channel.Kind) Platform {
 	if p, ok := s.platforms[k]; ok {
-		return p
+		return cleanPlatform{p}
 	}
 	return NoPlatform{}
 }

@@ -9,7 +9,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	convapp "github.com/pergola-ai/pergola/application/conversation"
 	"github.com/pergola-ai/pergola/domain/channel"
+	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/errs"
 )
 
@@ -22,6 +24,9 @@ const maxIDLen = 200
 type Webhook struct {
 	HTTP *http.Client // the guarded egress client
 	Now  func() time.Time
+	// Limits bound an event's text as every surface bounds a message;
+	// zero: the defaults.
+	Limits convapp.TextLimits
 }
 
 // webhookEvent is what a system posts to a webhook channel.
@@ -67,6 +72,9 @@ func (w *Webhook) Receive(_ context.Context, c *channel.Channel, in Inbound) (Re
 	if err != nil {
 		return Reaction{}, err
 	}
+	if err := w.Limits.CheckText("text", ev.Text); err != nil {
+		return Reaction{}, err
+	}
 	key := ev.ConversationID
 	if key == "" {
 		key = "user:" + ev.UserID
@@ -100,7 +108,14 @@ func parseWebhookEvent(body []byte) (webhookEvent, error) {
 	case strings.TrimSpace(ev.Text) == "":
 		return ev, errs.Invalid("text", "is required: the person's message")
 	}
-	return ev, nil
+	return ev, checkWebhookUser(ev.UserID)
+}
+
+// checkWebhookUser refuses a user_id the chat runtime would refuse as the
+// end user "webhook:<user_id>", before the event is stored: the sender
+// learns what to fix (400) instead of getting a failed answer.
+func checkWebhookUser(id string) error {
+	return conversation.CheckUserID("user_id", id, conversation.MaxUserIDLen-len(channel.KindWebhook)-1)
 }
 
 // AnswersInline reports whether answers go in the response: no

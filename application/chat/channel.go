@@ -75,5 +75,8 @@ func (s *Service) checkChannelRequest(req ChannelRequest, msgs []InputMessage) e
 	if err := checkUserID("user_id", req.UserID); err != nil {
 		return err
 	}
-	return s.d.Conversations.ValidateMessages("text", msgs)
+	if err := s.d.Conversations.ValidateMessages("text", msgs); err != nil {
+		return err
+	}
+	return s.d.Limits.CheckText("text", req.Text)
 }

@@ -46,6 +46,9 @@ func (s *Service) Complete(ctx context.Context, p identity.Principal, req Comple
 	if err := checkCompletion(req.Messages); err != nil {
 		return err
 	}
+	if err := s.checkCompletionTexts(req.Messages); err != nil {
+		return err
+	}
 	b, cfg, version, err := s.d.Bots.ResolveForChat(ctx, p, req.BotID, false)
 	if err != nil {
 		return err
@@ -70,6 +73,7 @@ func (s *Service) Complete(ctx context.Context, p identity.Principal, req Comple
 		UserID: user, ConnectorID: ConnectorOpenAI, Status: conversation.ChatInProgress, CreatedAt: now, MetaData: map[string]string{}}
 	t := &turn{chat: chat, cfg: cfg, compiled: c, scope: scope, sink: sink, ephemeral: true}
 	t.input = append([]*schema.Message{schema.SystemMessage(systemPrompt(cfg, values, now))}, completionInput(req.Messages)...)
+	t.input = fitHistory(t.input, s.d.Limits.HistoryChars)
 	return s.launchStored(ctx, t, nil)
 }
 

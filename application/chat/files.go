@@ -15,22 +15,40 @@ import (
 )
 
 // checkFiles refuses messages naming a file_id that is not a file of the
-// workspace (unknown, or another workspace's: both read the same), before
-// anything is stored. Without a file service ids are not checked.
+// workspace (unknown, or another workspace's: both read the same), or an
+// image file_url the egress policy refuses, before anything is stored.
+// Without a file service ids are not checked; without a URL checker URLs
+// are not.
 func (s *Service) checkFiles(ctx context.Context, at string, workspaceID int64, msgs []InputMessage) error {
-	if s.d.Files == nil {
-		return nil
-	}
 	for i, m := range msgs {
 		parts, _ := contentParts(m.ContentType, m.Content)
 		for j, p := range parts {
-			if p.FileID == "" || p.Type == "text" {
+			field := fmt.Sprintf("%s[%d].content", at, i)
+			if err := s.checkImageURL(ctx, p); err != nil {
+				return errs.Invalid(field, "item %d: file_url %q cannot be sent to the model: %v", j, p.FileURL, err)
+			}
+			if p.FileID == "" || p.Type == "text" || s.d.Files == nil {
 				continue
 			}
 			if err := s.checkFile(ctx, workspaceID, p.FileID); err != nil {
-				return fileError(fmt.Sprintf("%s[%d].content", at, i), j, p.FileID, err)
+				return fileError(field, j, p.FileID, err)
 			}
 		}
+	}
+	return nil
+}
+
+// checkImageURL applies the egress policy to the URL of an image part,
+// which a vision model's provider fetches: a refused destination or a
+// URL that is not http(s) is an error saying why. A name that does not
+// resolve here is let through: it leads nowhere inside this network.
+func (s *Service) checkImageURL(ctx context.Context, p contentPart) error {
+	if p.Type != "image" || p.FileURL == "" || s.d.URLs == nil {
+		return nil
+	}
+	err := s.d.URLs.CheckURL(ctx, p.FileURL)
+	if errors.Is(err, errs.ErrForbidden) || errors.Is(err, errs.ErrInvalid) {
+		return err
 	}
 	return nil
 }
@@ -101,6 +119,9 @@ func (s *Service) imagePart(ctx context.Context, workspaceID int64, vision bool,
 	}
 	if p.FileURL != "" {
 		if !strings.HasPrefix(p.FileURL, "https://") && !strings.HasPrefix(p.FileURL, "http://") {
+			return schema.MessageInputPart{}, false
+		}
+		if err := s.checkImageURL(ctx, p); err != nil { // a stored message never checked: named as text
 			return schema.MessageInputPart{}, false
 		}
 		url := p.FileURL

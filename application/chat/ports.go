@@ -117,3 +117,15 @@ type Subscription = interface {
 // additional_messages): the conversation package's input, checked by its
 // rules.
 type InputMessage = convapp.MessageInput
+
+// URLChecker applies the egress policy to a URL without fetching it; the
+// egress guard implements it. Image URLs are handed to the model
+// provider, which fetches them: the provider may sit in the same network.
+type URLChecker interface {
+	// CheckURL fails with an error matching errs.ErrForbidden when the
+	// policy refuses the URL's destination (a loopback, private,
+	// link-local or metadata address, or a scheme other than http(s)),
+	// saying why; errs.ErrInvalid for a malformed URL; another error when
+	// its host cannot be resolved.
+	CheckURL(ctx context.Context, rawURL string) error
+}

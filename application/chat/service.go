@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	convapp "github.com/pergola-ai/pergola/application/conversation"
 	"github.com/pergola-ai/pergola/domain/conversation"
 )
 
@@ -29,6 +30,8 @@ type Deps struct {
 	Files         Files        // uploaded files named by file_id; nil: file ids are named as text
 	Knowledge     Recaller     // the knowledge bots bind; nil: recalls fail and turns go on without
 	Hooks         []Hook
+	Limits        convapp.TextLimits // the message and history limits; zero: the defaults
+	URLs          URLChecker         // the egress policy for image URLs; nil: not checked
 	Log           *slog.Logger
 	Now           func() time.Time
 	// ToolTimeout bounds one tool call; 0 means 60s.
@@ -61,6 +64,7 @@ func New(d Deps) *Service {
 	if d.ToolTimeout <= 0 {
 		d.ToolTimeout = 60 * time.Second
 	}
+	d.Limits = d.Limits.WithDefaults()
 	if d.AgentCacheSize <= 0 {
 		d.AgentCacheSize = 512
 	}

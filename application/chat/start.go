@@ -119,6 +119,7 @@ func (s *Service) begin(ctx context.Context, pl turnPlan, req Request, sink Sink
 	t.input = append([]*schema.Message{schema.SystemMessage(withInstructions(systemPrompt(cfg, values, now), req.Instructions))},
 		s.modelInput(ctx, conv.WorkspaceID, c.vision, pl.history)...)
 	t.input = append(t.input, s.modelInput(ctx, conv.WorkspaceID, c.vision, derefs(asked))...)
+	t.input = fitHistory(t.input, s.d.Limits.HistoryChars)
 	if err := s.launchStored(ctx, t, asked); err != nil {
 		return nil, err
 	}
@@ -162,6 +163,9 @@ func (s *Service) checkRequest(p identity.Principal, req Request) error {
 		return err
 	}
 	if err := s.d.Conversations.ValidateMessages("additional_messages", req.AdditionalMessages); err != nil {
+		return err
+	}
+	if err := s.d.Limits.CheckMessages("additional_messages", req.AdditionalMessages); err != nil {
 		return err
 	}
 	n := len(req.AdditionalMessages)

@@ -29,6 +29,9 @@ func (s *Service) SubmitWithTools(ctx context.Context, p identity.Principal, con
 	if len(outputs) == 0 {
 		return nil, errs.Invalid("tool_outputs", "must hold one output per tool call the chat asked for")
 	}
+	if err := s.checkOutputs(outputs); err != nil {
+		return nil, err
+	}
 	chat, err := s.load(ctx, p, conversationID, chatID)
 	if err != nil {
 		return nil, err

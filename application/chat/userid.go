@@ -1,36 +1,9 @@
 package chat
 
-import (
-	"unicode"
-	"unicode/utf8"
+import "github.com/pergola-ai/pergola/domain/conversation"
 
-	"github.com/pergola-ai/pergola/domain/errs"
-)
-
-// maxUserIDLen bounds an end user's id, in characters.
-const maxUserIDLen = 128
-
-// checkUserID refuses an end-user id that two clients could write
-// differently for the same user, or that shows differently from what it
-// is: empty, too long, not UTF-8, with leading or trailing white space, or
-// with control or invisible format characters (NUL, tabs, zero-width
-// spaces). Ids are compared byte for byte everywhere (tables' owners,
-// variables), so "Alice" and "alice", or a Cyrillic "аlice", are other
-// users, not errors. field names the request field in the message.
+// checkUserID refuses an end-user id as conversation.CheckUserID does, at
+// its full length. field names the request field in the message.
 func checkUserID(field, id string) error {
-	const hint = "must be 1 to %d characters without leading or trailing spaces or control characters, identifying the end user"
-	if id == "" || !utf8.ValidString(id) || utf8.RuneCountInString(id) > maxUserIDLen {
-		return errs.Invalid(field, hint, maxUserIDLen)
-	}
-	first, _ := utf8.DecodeRuneInString(id)
-	last, _ := utf8.DecodeLastRuneInString(id)
-	if unicode.IsSpace(first) || unicode.IsSpace(last) {
-		return errs.Invalid(field, hint+"; got %q", maxUserIDLen, id)
-	}
-	for _, r := range id {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			return errs.Invalid(field, hint+"; got %q", maxUserIDLen, id)
-		}
-	}
-	return nil
+	return conversation.CheckUserID(field, id, conversation.MaxUserIDLen)
 }

@@ -35,6 +35,9 @@ func (s *Service) Create(ctx context.Context, p identity.Principal, in CreateInp
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
+	if err := s.CheckTexts("messages", in.Messages); err != nil {
+		return nil, err
+	}
 	ws, err := s.workspaceFor(ctx, p, in.BotID)
 	if err != nil {
 		return nil, err

@@ -22,6 +22,9 @@ func (s *Service) CreateMessage(ctx context.Context, p identity.Principal, conve
 	if err := validateMessage("", in); err != nil {
 		return nil, err
 	}
+	if err := s.limits.CheckText("content", in.Content); err != nil {
+		return nil, err
+	}
 	c, err := s.conversation(ctx, p, conversationID)
 	if err != nil {
 		return nil, err
@@ -100,6 +103,11 @@ type MessagePatch struct {
 func (s *Service) UpdateMessage(ctx context.Context, p identity.Principal, conversationID, messageID int64, patch MessagePatch) (*conversation.Message, error) {
 	if patch.MetaData != nil {
 		if err := validateMetaData("meta_data", *patch.MetaData); err != nil {
+			return nil, err
+		}
+	}
+	if patch.Content != nil {
+		if err := s.limits.CheckText("content", *patch.Content); err != nil {
 			return nil, err
 		}
 	}

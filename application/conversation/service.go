@@ -47,12 +47,26 @@ type Service struct {
 	chats  conversation.ChatStore
 	access Authorizer
 	bots   BotLookup
+	limits TextLimits
 	now    func() time.Time
 }
 
 // New returns a Service over the given stores and ports.
 func New(convs ConversationStore, msgs conversation.MessageStore, chats conversation.ChatStore, access Authorizer, bots BotLookup) *Service {
 	return &Service{convs: convs, msgs: msgs, chats: chats, access: access, bots: bots, now: time.Now}
+}
+
+// WithTextLimits sets the limit on a message's text that creating and
+// changing messages enforce (the defaults until set) and returns s.
+func (s *Service) WithTextLimits(l TextLimits) *Service {
+	s.limits = l.WithDefaults()
+	return s
+}
+
+// CheckTexts refuses messages whose content is over the message limit,
+// with errs.ErrInvalid naming at[i].content; see TextLimits.
+func (s *Service) CheckTexts(at string, in []MessageInput) error {
+	return s.limits.CheckMessages(at, in)
 }
 
 // DefaultConnector is the connector of conversations made through the API

@@ -14,8 +14,9 @@ import (
 // maxResult bounds what a model reads of one tool result, in bytes.
 const maxResult = 8000
 
-// maxErrorExcerpt bounds the body quoted in an HTTP error.
-const maxErrorExcerpt = 1000
+// maxErrorExcerpt bounds the body quoted in an HTTP error: enough for the
+// model to read what the API objects to, short in API errors and logs.
+const maxErrorExcerpt = 500
 
 // responseText turns an HTTP answer into what the model reads: the body,
 // compacted, for a success; an error naming the status with an excerpt

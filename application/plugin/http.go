@@ -62,6 +62,7 @@ func (s *Service) send(ctx context.Context, c *call, r *plugin.Request, fresh bo
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading the answer of %s %s failed: %s", req.Method, where(req.URL), reason(err))
 	}
+	body = hideSecrets(body, cred.mask)
 	c.trace.response(resp, body)
 	return resp, body, nil
 }
@@ -130,4 +131,16 @@ func keepCredentialsHome(c *http.Client) *http.Client {
 		return nil
 	}
 	return &out
+}
+
+// hideSecrets masks the plugin's credentials in an answer's body: an API
+// that echoes the key it refused must not show it to the model, the
+// trace or an error.
+func hideSecrets(body []byte, secrets []string) []byte {
+	for _, sec := range secrets {
+		if sec != "" && bytes.Contains(body, []byte(sec)) {
+			return []byte(mask(string(body), secrets))
+		}
+	}
+	return body
 }

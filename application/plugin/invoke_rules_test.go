@@ -183,7 +183,7 @@ func TestInvokeHonoursVersionsAndSwitches(t *testing.T) {
 	wantText(t, err, "(Pets) is disabled by an administrator")
 	_, err = e.svc.SetEnabled(ctx, e.admin, pl.ID, true)
 	mustNot(t, err)
-	mustNot(t, e.svc.Delete(ctx, e.owner, pl.ID))
+	mustNot(t, e.svc.Delete(ctx, e.owner, pl.ID, false))
 	_, err = call(t, pinned, `{"petId":2}`)
 	wantText(t, err, "no longer exists")
 }

@@ -99,9 +99,9 @@ func TestDeleteNeedsCreatorOrAdmin(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	pl := e.pets(t, "Pets", plugin.Auth{})
-	wantErr(t, e.svc.Delete(ctx, e.member, pl.ID), errs.ErrForbidden, "only the plugin's creator or an admin")
-	wantErr(t, e.svc.Delete(ctx, e.stranger, pl.ID), errs.ErrNotFound, "not found")
-	mustNot(t, e.svc.Delete(ctx, e.owner, pl.ID))
+	wantErr(t, e.svc.Delete(ctx, e.member, pl.ID, false), errs.ErrForbidden, "only the plugin's creator or an admin")
+	wantErr(t, e.svc.Delete(ctx, e.stranger, pl.ID, false), errs.ErrNotFound, "not found")
+	mustNot(t, e.svc.Delete(ctx, e.owner, pl.ID, false))
 	_, err := e.svc.Get(ctx, e.owner, pl.ID)
 	wantErr(t, err, errs.ErrNotFound, "not found")
 }

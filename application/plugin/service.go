@@ -45,6 +45,7 @@ type Deps struct {
 	Store  plugin.Store
 	Stats  plugin.StatsStore
 	Access Authorizer
+	Users  BotUsers // the published bots that bind a plugin, asked before deleting it; nil: not asked
 	// HTTP is the guarded client every HTTP plugin call and OAuth2 token
 	// request goes through (MCP connections get it through MCP).
 	HTTP *http.Client

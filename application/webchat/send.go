@@ -6,16 +6,12 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/pergola-ai/pergola/application/chat"
 	"github.com/pergola-ai/pergola/domain/channel"
 	"github.com/pergola-ai/pergola/domain/conversation"
 	"github.com/pergola-ai/pergola/domain/errs"
 )
-
-// MaxTextLen bounds one message of an end user, in characters.
-const MaxTextLen = 4000
 
 // messageIDPattern is what a client's message id may look like (a UUID,
 // a ULID, a counter).
@@ -44,7 +40,7 @@ func (s *Service) Send(ctx context.Context, c *channel.Channel, in SendInput) (*
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMessage(in); err != nil {
+	if err := s.checkMessage(in); err != nil {
 		return nil, err
 	}
 	if _, _, err := s.Serving(ctx, c); err != nil {
@@ -64,12 +60,14 @@ func (s *Service) Send(ctx context.Context, c *channel.Channel, in SendInput) (*
 	return s.answer(ctx, c, d)
 }
 
-func checkMessage(in SendInput) error {
+// checkMessage checks an end user's message: text within the message
+// limit every surface has, and a well-formed message id.
+func (s *Service) checkMessage(in SendInput) error {
 	if strings.TrimSpace(in.Text) == "" {
 		return errs.Invalid("text", "is required: type a message")
 	}
-	if n := utf8.RuneCountInString(in.Text); n > MaxTextLen {
-		return errs.Invalid("text", "must be at most %d characters, got %d: shorten the message", MaxTextLen, n)
+	if err := s.d.Limits.CheckText("text", in.Text); err != nil {
+		return err
 	}
 	if in.MessageID != "" && !messageIDPattern.MatchString(in.MessageID) {
 		return errs.Invalid("message_id", "must be 1 to 64 characters of A-Z, a-z, 0-9, _ . : - (a UUID will do), got %q", in.MessageID)

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/pergola-ai/pergola/application/chat"
+	convapp "github.com/pergola-ai/pergola/application/conversation"
 	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/channel"
 	"github.com/pergola-ai/pergola/domain/conversation"
@@ -60,6 +61,9 @@ type Deps struct {
 	Chats    Chats
 	Messages Messages
 	Limiter  Limiter
+	// Limits bound an end user's message as on every surface; zero: the
+	// defaults.
+	Limits convapp.TextLimits
 	// AnonKey signs the tokens of anonymous end users. Every process of
 	// a deployment must derive the same key, so a token issued by one is
 	// accepted by all.

@@ -82,6 +82,9 @@ func (s *Service) Identify(c *channel.Channel, raw string) (EndUser, error) {
 	if raw == "" {
 		return EndUser{}, errs.Unauthenticated("no end-user token: send the token from POST /chat/%d/session as Authorization: Bearer <token>", c.ID)
 	}
+	if err := checkTimeClaims(raw); err != nil {
+		return EndUser{}, err
+	}
 	var peek claims
 	if _, _, err := jwt.NewParser().ParseUnverified(raw, &peek); err != nil {
 		return EndUser{}, errs.Unauthenticated("the end-user token is not a JWT (%v): send the token from POST /chat/%d/session, or one your backend signs", err, c.ID)
@@ -163,6 +166,8 @@ func tokenError(c *channel.Channel, err error, what, fix string) error {
 		return errs.Unauthenticated("the %s's signature does not match: %s", what, fix)
 	case errors.Is(err, jwt.ErrTokenInvalidAudience):
 		return errs.Unauthenticated("the %s is for another chat: its aud must be %q, this channel's id", what, c.ConnectorID())
+	case errors.Is(err, jwt.ErrTokenRequiredClaimMissing) && strings.Contains(err.Error(), "aud claim"):
+		return errs.Unauthenticated("the %s has no aud: set aud to %q, this channel's id", what, c.ConnectorID())
 	case errors.Is(err, jwt.ErrTokenRequiredClaimMissing):
 		return errs.Unauthenticated("the %s has no exp: set exp, at most 24 hours ahead", what)
 	case errors.Is(err, jwt.ErrTokenNotValidYet), errors.Is(err, jwt.ErrTokenUsedBeforeIssued):

@@ -3,6 +3,7 @@ package webchat
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -67,6 +68,11 @@ func TestIdentifySiteTokens(t *testing.T) {
 		{"issued in the future", jwt.SigningMethodHS256, jwt.MapClaims{"sub": "bob", "aud": "8", "exp": exp(time.Hour), "iat": exp(10 * time.Minute)}, "not valid yet"},
 		{"HS384", jwt.SigningMethodHS384, jwt.MapClaims{"sub": "bob", "aud": "8", "exp": exp(time.Hour)}, "signature does not match"},
 		{"no sub", jwt.SigningMethodHS256, jwt.MapClaims{"aud": "8", "exp": exp(time.Hour)}, "no sub"},
+		{"no aud", jwt.SigningMethodHS256, jwt.MapClaims{"sub": "bob", "exp": exp(time.Hour)}, `has no aud: set aud to "8"`},
+		{"no exp", jwt.SigningMethodHS256, jwt.MapClaims{"sub": "bob", "aud": "8"}, "has no exp"},
+		{"exp as a string of digits", jwt.SigningMethodHS256, jwt.MapClaims{"sub": "bob", "aud": "8", "exp": fmt.Sprint(exp(time.Hour))}, "exp must be a number"},
+		{"exp as a word", jwt.SigningMethodHS256, jwt.MapClaims{"sub": "bob", "aud": "8", "exp": "tomorrow"}, `exp must be a number of seconds since 1970 (a JSON number such as 1767225600), got "tomorrow"`},
+		{"iat as a string", jwt.SigningMethodHS256, jwt.MapClaims{"sub": "bob", "aud": "8", "exp": exp(time.Hour), "iat": "now"}, "iat must be a number"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

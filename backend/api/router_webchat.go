@@ -17,6 +17,7 @@ func registerWebChat(e *route.Engine, d Deps) {
 	h := webchat.Handlers{Svc: d.WebChat, Assets: webchat.LoadAssets(), Proxies: d.Proxies}
 	e.GET("/embed.js", h.EmbedJS)
 	e.GET("/chat/assets/widget.js", h.WidgetJS)
+	e.GET("/chat/assets/favicon.svg", h.Favicon)
 	e.GET("/chat/:channel_id", h.Page)
 	e.GET("/chat/:channel_id/config", webchat.Handle(h.Config))
 	e.POST("/chat/:channel_id/session", webchat.Handle(h.Session))

@@ -90,6 +90,9 @@ func (h Models) Get(ctx context.Context, c *app.RequestContext) error {
 // modelBotID reads a model name: a bot's id, optionally as "bot-<id>".
 // Anything else is a model Pergola does not have.
 func modelBotID(name string) (int64, error) {
+	if strings.TrimSpace(name) == "" {
+		return 0, errs.Invalid("model", "is required: the id of a published bot, such as bot-123 (GET /v1/models lists them)")
+	}
 	id, err := strconv.ParseInt(strings.TrimPrefix(name, "bot-"), 10, 64)
 	if err != nil || id <= 0 {
 		return 0, modelNotFound(name, "models are the ids of published bots; GET /v1/models lists them")

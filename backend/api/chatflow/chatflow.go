@@ -64,6 +64,9 @@ func (h Handlers) Chat(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
+	if err := h.Convs.CheckTexts("additional_messages", msgs); err != nil {
+		return err
+	}
 	t, err := h.begin(ctx, p, &req, in, msgs)
 	if err != nil {
 		return err

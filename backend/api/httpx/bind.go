@@ -208,3 +208,16 @@ func NonNil[T any](list []T) []T {
 	}
 	return list
 }
+
+// QueryBool reads the query parameter name as true or false (also 1 or
+// 0); absent is false. Anything else is errs.ErrInvalid naming it.
+func QueryBool(c *app.RequestContext, name string) (bool, error) {
+	switch v := string(c.Query(name)); v {
+	case "", "false", "0":
+		return false, nil
+	case "true", "1":
+		return true, nil
+	default:
+		return false, errs.Invalid(name, "must be true or false, got %q", v)
+	}
+}

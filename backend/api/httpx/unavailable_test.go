@@ -42,6 +42,12 @@ func TestDatabaseDownAnswers503(t *testing.T) {
 		{"connection lost mid-query", fmt.Errorf("sqlstore: list: %w", gomysql.ErrInvalidConn)},
 		{"server shutting down", fmt.Errorf("x: %w", &gomysql.MySQLError{Number: 1053, Message: "Server shutdown in progress"})},
 		{"sqlite busy", errors.New("sqlstore: update chat: database is locked (5) (SQLITE_BUSY)")},
+		{"account locked (MariaDB)", fmt.Errorf("x: %w", &gomysql.MySQLError{Number: 4151, Message: "Access denied, this account is locked"})},
+		{"account locked (MySQL)", fmt.Errorf("x: %w", &gomysql.MySQLError{Number: 3118, Message: "Access denied for user 'p'@'h'. Account is locked."})},
+		{"too many connections", fmt.Errorf("x: %w", &gomysql.MySQLError{Number: 1040, Message: "Too many connections"})},
+		{"read-only server", fmt.Errorf("x: %w", &gomysql.MySQLError{Number: 1290, Message: "The MariaDB server is running with the --read-only option"})},
+		{"sqlite read-only", errors.New("sqlstore: create bot: attempt to write a readonly database (8)")},
+		{"sqlite disk full", errors.New("sqlstore: create bot: database or disk is full (13)")},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

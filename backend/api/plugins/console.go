@@ -125,13 +125,18 @@ func (h Console) Update(ctx context.Context, c *app.RequestContext) error {
 	return nil
 }
 
-// Delete answers DELETE /api/plugins/:id.
+// Delete answers DELETE /api/plugins/:id; ?force=true deletes a plugin
+// published bots use.
 func (h Console) Delete(ctx context.Context, c *app.RequestContext) error {
 	id, err := httpx.PathID(c, "id")
 	if err != nil {
 		return err
 	}
-	if err := h.Svc.Delete(ctx, httpx.Caller(c), id); err != nil {
+	force, err := httpx.QueryBool(c, "force")
+	if err != nil {
+		return err
+	}
+	if err := h.Svc.Delete(ctx, httpx.Caller(c), id, force); err != nil {
 		return err
 	}
 	httpx.OK(c, nil)

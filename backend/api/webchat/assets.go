@@ -42,8 +42,9 @@ func (a asset) version() string { return a.etag[1 : len(a.etag)-1] }
 // widget.js (the widget, its CSS inside) for the hosted page, and
 // embed.js (the same widget followed by the bubble) for other sites.
 type Assets struct {
-	widget asset
-	embed  asset
+	widget  asset
+	embed   asset
+	favicon asset
 }
 
 // LoadAssets builds the assets from the files embedded in the binary.
@@ -62,12 +63,17 @@ func LoadAssets() *Assets {
 	}
 	widget = bytes.Replace(append(widget, "})();\n"...), cssMarker, css, 1)
 	embedJS := append(append(append([]byte{}, widget...), '\n'), read("embed.js")...)
-	return &Assets{widget: newAsset(widget), embed: newAsset(embedJS)}
+	return &Assets{widget: newAsset(widget), embed: newAsset(embedJS), favicon: newAsset(read("favicon.svg"))}
 }
 
 // serve writes a with the cache policy given; a matching If-None-Match
 // gets 304.
 func serve(c *app.RequestContext, a asset, cacheControl string) {
+	serveAs(c, a, cacheControl, "text/javascript; charset=utf-8")
+}
+
+// serveAs is serve for a body of any content type.
+func serveAs(c *app.RequestContext, a asset, cacheControl, contentType string) {
 	c.Header("ETag", a.etag)
 	c.Header("Cache-Control", cacheControl)
 	c.Header("X-Content-Type-Options", "nosniff")
@@ -75,7 +81,7 @@ func serve(c *app.RequestContext, a asset, cacheControl string) {
 		c.SetStatusCode(http.StatusNotModified)
 		return
 	}
-	c.Data(http.StatusOK, "text/javascript; charset=utf-8", a.body)
+	c.Data(http.StatusOK, contentType, a.body)
 }
 
 // EmbedJS answers GET /embed.js. Sites keep its address for good, so it
@@ -93,4 +99,14 @@ func (h Handlers) WidgetJS(_ context.Context, c *app.RequestContext) {
 		policy = "public, max-age=31536000, immutable"
 	}
 	serve(c, h.Assets.widget, policy)
+}
+
+// Favicon answers GET /chat/assets/favicon.svg: the hosted page's icon
+// when the bot has none of its own.
+func (h Handlers) Favicon(_ context.Context, c *app.RequestContext) {
+	policy := "public, max-age=86400"
+	if string(c.Query("v")) == h.Assets.favicon.version() {
+		policy = "public, max-age=31536000, immutable"
+	}
+	serveAs(c, h.Assets.favicon, policy, "image/svg+xml")
 }

@@ -25,10 +25,11 @@ const pagePolicy = "default-src 'none'; script-src 'self'; style-src 'unsafe-inl
 
 // pageView fills page.html.
 type pageView struct {
-	ChannelID string
-	BotName   string
-	IconURL   string
-	WidgetURL string
+	ChannelID  string
+	BotName    string
+	IconURL    string
+	WidgetURL  string
+	FaviconURL string // Pergola's icon, for a bot without its own
 }
 
 // closedView fills closed.html: why there is no chat here.
@@ -72,7 +73,8 @@ func (h Handlers) pageView(ctx context.Context, id int64) (pageView, error) {
 		name = cfg.ChannelName
 	}
 	return pageView{ChannelID: strconv.FormatInt(id, 10), BotName: name, IconURL: cfg.IconURL,
-		WidgetURL: "/chat/assets/widget.js?v=" + h.Assets.widget.version()}, nil
+		WidgetURL:  "/chat/assets/widget.js?v=" + h.Assets.widget.version(),
+		FaviconURL: "/chat/assets/favicon.svg?v=" + h.Assets.favicon.version()}, nil
 }
 
 // closed renders the page of a chat that cannot be used.

@@ -174,6 +174,7 @@ func pluginsIsolation(t *testing.T, s *testServer, ws, id string) {
 	s.call(t, "DELETE", "/api/plugins/"+id, eve, nil).fails(t, 404, 4200, "not found")
 	s.call(t, "GET", "/api/plugins?workspace_id="+ws, eve, nil).fails(t, 403, 4101, "not a member")
 	s.call(t, "GET", "/api/admin/plugins", eve, nil).fails(t, 403, 4101, "administrator")
-	s.call(t, "DELETE", "/api/plugins/"+id, bootstrapToken, nil).must(t, 200)
+	s.call(t, "DELETE", "/api/plugins/"+id, bootstrapToken, nil).fails(t, 409, 4300, "is used by the published bots")
+	s.call(t, "DELETE", "/api/plugins/"+id+"?force=true", bootstrapToken, nil).must(t, 200)
 	s.call(t, "GET", "/api/plugins/"+id, bootstrapToken, nil).fails(t, 404, 4200, "not found")
 }

@@ -24,6 +24,7 @@ var publicRoutes = map[string]string{
 	"POST /channels/{kind}/{channel_id}":  "platform webhooks: each kind verifies its platform's signature",
 	"GET /embed.js":                       "web chat: the embed script",
 	"GET /chat/assets/widget.js":          "web chat: the widget script",
+	"GET /chat/assets/favicon.svg":        "web chat: the hosted page's icon",
 	"GET /chat/{channel_id}":              "web chat: the hosted page",
 	"GET /chat/{channel_id}/config":       "web chat: the end user's site token is the credential",
 	"POST /chat/{channel_id}/session":     "web chat: the end user's site token is the credential",

@@ -146,7 +146,7 @@ func webBadInput(t *testing.T, w *webSetup, ch string) {
 		want   string
 	}{
 		{"no text", map[string]any{"text": "  "}, 400, "text: is required"},
-		{"too long", map[string]any{"text": strings.Repeat("a", 4001)}, 400, "at most 4000 characters"},
+		{"too long", map[string]any{"text": strings.Repeat("a", 32001)}, 400, "over the limit of 32000 a message may have (PERGOLA_MAX_MESSAGE_CHARS)"},
 		{"bad message id", map[string]any{"text": "hi", "message_id": "a b"}, 400, "message_id"},
 		{"not JSON", "{", 400, "not valid JSON"},
 	}
@@ -193,6 +193,9 @@ func webTokens(t *testing.T, w *webSetup, anon, signed string) {
 		{"forged", signed, siteToken(t, "another-secret-0123456789", good), 401, "signature does not match"},
 		{"wrong aud", signed, siteToken(t, siteSecret, with("aud", strconv.FormatInt(chID+1, 10))), 401, "its aud must be \"" + signed + "\""},
 		{"no exp", signed, siteToken(t, siteSecret, with("exp", nil)), 401, "no exp"},
+		{"no aud", signed, siteToken(t, siteSecret, with("aud", nil)), 401, "has no aud: set aud to \"" + signed + "\""},
+		{"exp as a string", signed, siteToken(t, siteSecret, with("exp", strconv.FormatInt(now.Add(time.Hour).Unix(), 10))), 401, "exp must be a number of seconds"},
+		{"exp as a word", signed, siteToken(t, siteSecret, with("exp", "tomorrow")), 401, `exp must be a number of seconds since 1970 (a JSON number such as 1767225600), got "tomorrow"`},
 		{"exp too far", signed, siteToken(t, siteSecret, with("exp", now.Add(48*time.Hour).Unix())), 401, "at most 24 hours ahead"},
 		{"sub anon:", signed, siteToken(t, siteSecret, with("sub", "anon:x")), 401, `must not start with "anon:"`},
 		{"sub with a tab", signed, siteToken(t, siteSecret, with("sub", "a\tb")), 401, "control characters"},

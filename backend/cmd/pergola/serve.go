@@ -151,7 +151,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	}
 	bots := newBots(db, ident, registry, append(append(append(plugins.bind, tables.bind...), wft.bind()...), channelBinding(db), cache.bots(),
 		botapp.WithApps(apps), botapp.WithKnowledge(know))...)
-	convs := newConversations(db, ident, bots)
+	convs := newConversations(db, ident, bots).WithTextLimits(textLimits(cfg))
 	workflows, stopWorkflows, err := newWorkflows(ctx, db, ident, registry, modelHTTP, bots, plugins.svc, tables.svc,
 		newWorkflowKnowledge(know, db.Knowledge(), registry), shared.queue, cfg, log, cache, obs.runs, traces.workflows, sh)
 	cleanups = append(cleanups, stopWorkflows)
@@ -165,8 +165,11 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
-	chats := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, traces.chats,
-		chatRecaller{know}, sh)
+	chats, err := newChat(db, chatStore, log, obs.chat, registry, modelHTTP, bots, convs, shared.bus, tools, wft.resumer(), files, traces.chats,
+		chatRecaller{know}, sh, cfg)
+	if err != nil {
+		return api.Deps{}, cleanup, err
+	}
 	if err := chats.Listen(ctx); err != nil {
 		return api.Deps{}, cleanup, fmt.Errorf("listen for chat cancels: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	botapp "github.com/pergola-ai/pergola/application/bot"
 	channelapp "github.com/pergola-ai/pergola/application/channel"
 	chatapp "github.com/pergola-ai/pergola/application/chat"
+	convapp "github.com/pergola-ai/pergola/application/conversation"
 	"github.com/pergola-ai/pergola/backend/config"
 	"github.com/pergola-ai/pergola/domain/channel"
 	"github.com/pergola-ai/pergola/domain/conversation"
@@ -90,7 +91,7 @@ func newChannelRuntime(ctx context.Context, cleanups *[]func(), db *sqlstore.DB,
 	}
 	rt := channelapp.NewRuntime(channelapp.RuntimeDeps{
 		Channels: db.Channels(), Events: db.ChannelEvents(), Bots: bots, Turns: chatTurns{chats}, Queue: shared.queue,
-		Adapters: channelAdapters(guard.Client()), Locker: shared.locker, Shares: sh.channel,
+		Adapters: channelAdapters(guard.Client(), textLimits(cfg)), Locker: shared.locker, Shares: sh.channel,
 		Log: log,
 	})
 	if cfg.ChannelWorkers > 0 {
@@ -101,10 +102,10 @@ func newChannelRuntime(ctx context.Context, cleanups *[]func(), db *sqlstore.DB,
 
 // channelAdapters are the kinds whose events the runtime takes, each
 // sending through the guarded egress client.
-func channelAdapters(egressClient *http.Client) map[channel.Kind]channelapp.Adapter {
+func channelAdapters(egressClient *http.Client, limits convapp.TextLimits) map[channel.Kind]channelapp.Adapter {
 	kinds := newPlatformKinds(egressClient)
 	return map[channel.Kind]channelapp.Adapter{
-		channel.KindWebhook:  &channelapp.Webhook{HTTP: egressClient},
+		channel.KindWebhook:  &channelapp.Webhook{HTTP: egressClient, Limits: limits},
 		channel.KindTelegram: kinds.telegram,
 		channel.KindSlack:    kinds.slack,
 		channel.KindDiscord:  kinds.discord,

@@ -43,7 +43,7 @@ func newPlugins(db *sqlstore.DB, ident *identityapp.Service, cfg config.Config, 
 	}
 	client := guard.Client()
 	svc := pluginapp.New(pluginapp.Deps{
-		Store: db.Plugins(), Stats: db.Plugins(), Access: ident, HTTP: client,
+		Store: db.Plugins(), Stats: db.Plugins(), Access: ident, HTTP: client, Users: pluginUsers{db.Bots()},
 		MCP: mcpDialer{client: client}, Builtins: builtins(plugins.Catalog(plugins.Deps{HTTP: client, Now: time.Now})),
 		Log: log,
 	})

@@ -34,7 +34,7 @@ func newWebChat(db *sqlstore.DB, bots *botapp.Service, chats *chatapp.Service, l
 		return nil
 	}
 	return webchatapp.New(webchatapp.Deps{Channels: db.Channels(), Events: db.ChannelEvents(), Bots: bots, Chats: chats,
-		Messages: db.Messages(), Limiter: limiter, AnonKey: key, Log: log})
+		Messages: db.Messages(), Limiter: limiter, AnonKey: key, Limits: textLimits(cfg), Log: log})
 }
 
 // webChatKey derives the key that signs anonymous end users' tokens from

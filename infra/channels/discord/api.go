@@ -107,7 +107,7 @@ func decode(label string, resp *http.Response, out any) error {
 
 // refusal turns a Discord error into Pergola's vocabulary.
 func refusal(label string, resp *http.Response, e apiError) error {
-	msg := fmt.Sprintf("discord %s: %s", label, e.Message)
+	msg := fmt.Sprintf("discord %s: %s", label, errs.Excerpt(e.Message, errs.MaxExcerpt))
 	if e.Code != 0 {
 		msg += fmt.Sprintf(" (code %d)", e.Code)
 	}

@@ -32,7 +32,7 @@ type apiError struct {
 }
 
 func (e *apiError) Error() string {
-	return fmt.Sprintf("feishu %s: code %d: %s", e.Path, e.Code, e.Msg)
+	return fmt.Sprintf("feishu %s: code %d: %s", e.Path, e.Code, errs.Excerpt(e.Msg, errs.MaxExcerpt))
 }
 
 // tokenRefused says whether the platform refused the tenant token.

@@ -77,7 +77,7 @@ func errorMessage(res *http.Response) string {
 		Message string `json:"message"`
 	}
 	if json.Unmarshal(raw, &body) == nil && body.Message != "" {
-		return body.Message
+		return errs.Excerpt(body.Message, errs.MaxExcerpt)
 	}
 	return strings.TrimSpace(res.Status)
 }

@@ -33,9 +33,9 @@ func translate(method string, err error) error {
 	case errors.As(err, &status):
 		return statusError(method, status)
 	case errors.As(err, &refused) && authErrors[refused.Err]:
-		return errs.Unauthenticated("slack %s: %s (the bot token was refused)", method, refused.Err)
+		return errs.Unauthenticated("slack %s: %s (the bot token was refused)", method, errs.Excerpt(refused.Err, errs.MaxExcerpt))
 	case errors.As(err, &refused):
-		return errs.New(errs.ErrInvalid, "slack %s: %s", method, refused.Err)
+		return errs.New(errs.ErrInvalid, "slack %s: %s", method, errs.Excerpt(refused.Err, errs.MaxExcerpt))
 	}
 	return delivery.TransportError("slack", method, err)
 }

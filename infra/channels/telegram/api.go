@@ -84,7 +84,7 @@ func decode(method string, resp *http.Response, out any) error {
 
 // refusal turns a Bot API error into Pergola's vocabulary.
 func refusal(method string, r response) error {
-	msg := fmt.Sprintf("telegram %s: %s", method, r.Description)
+	msg := fmt.Sprintf("telegram %s: %s", method, errs.Excerpt(r.Description, errs.MaxExcerpt))
 	switch {
 	case r.ErrorCode == http.StatusUnauthorized || r.ErrorCode == http.StatusNotFound:
 		return errs.Unauthenticated("%s (the bot token was refused)", msg)

@@ -1,0 +1,103 @@
+package chat
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/pergola-ai/pergola/domain/conversation"
+)
+
+// checkOutputs applies the message limit to submitted tool outputs: they
+// reach the model as messages do.
+func (s *Service) checkOutputs(outputs []conversation.ToolOutput) error {
+	for i, o := range outputs {
+		if err := s.d.Limits.CheckText("tool_outputs["+strconv.Itoa(i)+"].output", o.Output); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkCompletionTexts applies the message limit to each message of an
+// OpenAI request, whatever its role: the caller sends them all.
+func (s *Service) checkCompletionTexts(msgs []CompletionMessage) error {
+	for i, m := range msgs {
+		at := "messages[" + strconv.Itoa(i) + "]"
+		if err := s.d.Limits.CheckText(at+".content", m.Content); err != nil {
+			return err
+		}
+		for j, tc := range m.ToolCalls {
+			if err := s.d.Limits.CheckText(at+".tool_calls["+strconv.Itoa(j)+"].function.arguments", tc.Arguments); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fitHistory trims what a turn sends the model to the history limit. in
+// is the system prompt followed by the conversation; the turn's own
+// messages, from the last user message on, are always kept (each is within
+// the message limit). The earlier messages are kept newest first while
+// their characters together fit HistoryChars; the rest, the oldest, are
+// dropped, and so are assistant and tool messages left at the head of what
+// is kept, so the history starts with a user message and no tool result
+// is left without its call. System messages a caller sent are kept.
+func fitHistory(in []*schema.Message, maxChars int) []*schema.Message {
+	if len(in) < 3 || in[0].Role != schema.System {
+		return in
+	}
+	turn := lastUser(in)
+	if turn <= 1 {
+		return in
+	}
+	keep, total := turn, 0
+	for keep > 1 {
+		n := messageChars(in[keep-1])
+		if total+n > maxChars {
+			break
+		}
+		total += n
+		keep--
+	}
+	for keep < turn && in[keep].Role != schema.User {
+		keep++
+	}
+	if keep == 1 {
+		return in
+	}
+	out := make([]*schema.Message, 0, len(in)-keep+1)
+	out = append(out, in[0])
+	for _, m := range in[1:keep] {
+		if m.Role == schema.System {
+			out = append(out, m)
+		}
+	}
+	return append(out, in[keep:]...)
+}
+
+// lastUser is the index of the last user message of in; 0 when none.
+func lastUser(in []*schema.Message) int {
+	for i := len(in) - 1; i > 0; i-- {
+		if in[i].Role == schema.User {
+			return i
+		}
+	}
+	return 0
+}
+
+// messageChars counts the characters of a message's text: its content,
+// its text parts, its tool calls' arguments. Images count for nothing
+// here: uploads are bounded by the file limit.
+func messageChars(m *schema.Message) int {
+	n := utf8.RuneCountInString(m.Content)
+	for _, p := range m.UserInputMultiContent {
+		n += utf8.RuneCountInString(p.Text)
+	}
+	for _, tc := range m.ToolCalls {
+		n += utf8.RuneCountInString(tc.Function.Arguments)
+	}
+	return n
+}
