@@ -42,8 +42,8 @@ const maxExcerpt = 300
 // apology goes as a message of its own.
 func (r *Runtime) turnFailed(ctx context.Context, d *channel.Delivery, st *streamer, err error, retry bool) *channel.Delivery {
 	tries := d.TurnAttempts + 1
+	st.interrupted(ctx)
 	if wait, again := r.retryTurn(d, err, tries); retry && again {
-		st.finish()
 		next := r.d.Now().Add(wait)
 		r.d.Log.Warn("channels: a turn failed; trying again", "event", d.ID, "attempt", tries, "wait", wait, "err", err)
 		return r.update(ctx, d, func(x *channel.Delivery) {
@@ -51,7 +51,6 @@ func (r *Runtime) turnFailed(ctx context.Context, d *channel.Delivery, st *strea
 			x.Error = "turn " + strconv.Itoa(tries) + " failed, retrying: " + excerpt(err.Error())
 		})
 	}
-	st.interrupted(ctx)
 	r.d.Log.Warn("channels: the bot did not answer; sending the apology", "event", d.ID, "attempts", tries, "err", err)
 	return r.update(ctx, d, func(x *channel.Delivery) {
 		x.Status, x.Answer, x.Apology, x.TurnAttempts, x.NextAttemptAt = channel.DeliveryAnswered, apologyFor(err), true, tries, nil
