@@ -215,8 +215,8 @@ type overviewRow struct {
 func (s *ChannelEventStore) Overviews(ctx context.Context) ([]channel.Overview, error) {
 	var rows []overviewRow
 	err := s.db.gorm.WithContext(ctx).Table("channels AS c").
-		Select("c.id, c.bot_id, c.workspace_id, c.kind, c.name, c.status, c.status_detail, c.created_at, c.updated_at, " +
-			"(SELECT COUNT(*) FROM channel_events e WHERE e.channel_id = c.id) AS events, " +
+		Select("c.id, c.bot_id, c.workspace_id, c.kind, c.name, c.status, c.status_detail, c.created_at, c.updated_at, "+
+			"(SELECT COUNT(*) FROM channel_events e WHERE e.channel_id = c.id) AS events, "+
 			"(SELECT COUNT(*) FROM channel_events e WHERE e.channel_id = c.id AND (e.status = 'failed' OR e.apology = ?)) AS failures", true).
 		Order("c.created_at DESC, c.id DESC").Scan(&rows).Error
 	if err != nil {
