@@ -92,7 +92,8 @@ func newChannelRuntime(ctx context.Context, cleanups *[]func(), db *sqlstore.DB,
 	rt := channelapp.NewRuntime(channelapp.RuntimeDeps{
 		Channels: db.Channels(), Events: db.ChannelEvents(), Bots: bots, Turns: chatTurns{chats}, Queue: shared.queue,
 		Adapters: channelAdapters(guard.Client()), Locker: shared.locker,
-		Log: log,
+		Log: log, TurnAttempts: cfg.ChannelRetries.TurnAttempts, TurnBackoff: cfg.ChannelRetries.TurnBackoff,
+		DeliveryAttempts: cfg.ChannelRetries.SendAttempts, Backoff: cfg.ChannelRetries.SendBackoff, RetryWindow: cfg.ChannelRetries.RetryWindow,
 	})
 	if cfg.ChannelWorkers > 0 {
 		*cleanups = append(*cleanups, startChannelWorker(ctx, rt, shared.queue, cfg))
