@@ -3,6 +3,8 @@ package channel
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/pergola-ai/pergola/domain/channel"
@@ -13,33 +15,45 @@ import (
 // asking the model.
 const NotTextAnswer = "Sorry, I can only read text messages. Please send your question as text."
 
-// answer runs the chat turn of an event (or the fixed answer to a message
-// that is not text) and records the answer, or the failure. st, when
-// set, streams the answer while the model writes it.
-func (r *Runtime) answer(ctx context.Context, c *channel.Channel, d *channel.Delivery, st *streamer) *channel.Delivery {
+// answer runs one chat turn of an event (or gives the fixed answer to a
+// message that is not text) and records the answer. A failed turn is
+// recorded for another try (see retryTurn) when retry allows it and the
+// event is young; otherwise the answer is the apology. st, when set,
+// streams the answer while the model writes it.
+func (r *Runtime) answer(ctx context.Context, c *channel.Channel, d *channel.Delivery, st *streamer, retry bool) *channel.Delivery {
 	if d.NotText {
 		return r.update(ctx, d, func(x *channel.Delivery) { x.Status, x.Answer = channel.DeliveryAnswered, NotTextAnswer })
 	}
-	convID, err := r.d.Events.Conversation(ctx, c.ID, d.ConversationKey)
-	if err != nil {
-		return r.fail(ctx, d, "conversation: "+err.Error())
-	}
-	ans, err := r.turn(ctx, c, d, convID, st)
-	if errors.Is(err, errs.ErrNotFound) && convID != 0 {
-		ans, err = r.turn(ctx, c, d, 0, st) // its conversation was deleted: a new one
-	}
+	ans, err := r.runTurn(ctx, c, d, st)
 	if err != nil && ctx.Err() != nil {
 		st.finish()
 		return d // shutting down: the queue gives the event to another process
 	}
 	if err != nil {
-		st.interrupted(ctx)
-		return r.fail(ctx, d, "the bot did not answer: "+err.Error())
+		return r.turnFailed(ctx, d, st, err, retry)
 	}
-	r.mapConversation(ctx, c, d.ConversationKey, convID, ans.ConversationID)
 	return r.update(ctx, d, func(x *channel.Delivery) {
 		x.Status, x.Answer, x.ChatID, x.ConversationID = channel.DeliveryAnswered, ans.Text, ans.ChatID, ans.ConversationID
+		x.TurnAttempts, x.Error, x.NextAttemptAt = x.TurnAttempts+1, "", nil
 	})
+}
+
+// runTurn runs the chat turn of an event in the conversation its
+// platform conversation maps to (a new one the first time, or when that
+// one was deleted) and records the mapping.
+func (r *Runtime) runTurn(ctx context.Context, c *channel.Channel, d *channel.Delivery, st *streamer) (TurnAnswer, error) {
+	convID, err := r.d.Events.Conversation(ctx, c.ID, d.ConversationKey)
+	if err != nil {
+		return TurnAnswer{}, fmt.Errorf("conversation: %w", err)
+	}
+	ans, err := r.turn(ctx, c, d, convID, st)
+	if errors.Is(err, errs.ErrNotFound) && convID != 0 {
+		ans, err = r.turn(ctx, c, d, 0, st) // its conversation was deleted: a new one
+	}
+	if err == nil {
+		r.mapConversation(ctx, c, d.ConversationKey, convID, ans.ConversationID)
+	}
+	return ans, err
 }
 
 // turn runs the chat turn of an event in conversation convID (0: new).
@@ -63,33 +77,49 @@ func (r *Runtime) mapConversation(ctx context.Context, c *channel.Channel, key s
 	}
 }
 
-// deliver sends the answer through the adapter, retrying with a doubling
-// backoff; a refused token marks the channel failing. The answer stays
-// stored with the chat either way. sent is what streaming showed of it.
+// deliver sends the answer through the adapter, retrying a failed send
+// with a doubling backoff (or the wait the platform asked for) while
+// attempts are left and the event is young; a refused token marks the
+// channel failing. Each failure is recorded with when the next send is
+// due. The answer stays stored with the chat either way. sent is what
+// streaming showed of it.
 func (r *Runtime) deliver(ctx context.Context, c *channel.Channel, d *channel.Delivery, sent streamed) {
 	a, ok := r.d.Adapters[c.Kind]
 	if !ok {
 		r.fail(ctx, d, "no adapter delivers "+string(c.Kind)+" answers")
 		return
 	}
-	wait := r.d.Backoff
-	var err error
-	for attempt := 1; attempt <= r.d.DeliveryAttempts; attempt++ {
+	for r.waitDue(ctx, d) {
+		var err error
 		d, err = r.send(ctx, a, c, d, sent)
-		d = r.update(ctx, d, func(x *channel.Delivery) { x.Attempts = attempt })
+		attempt := d.Attempts + 1
 		if err == nil {
-			r.update(ctx, d, func(x *channel.Delivery) { x.Status, x.Error, x.LatencyMS = channel.DeliveryDelivered, "", r.since(x) })
+			r.update(ctx, d, func(x *channel.Delivery) {
+				x.Status, x.Attempts, x.Error, x.NextAttemptAt, x.LatencyMS = channel.DeliveryDelivered, attempt, turnWhy(x), nil, r.since(x)
+			})
 			return
 		}
-		if permanent(err) || attempt == r.d.DeliveryAttempts {
-			break
+		wait, again := r.retrySend(d, err, attempt)
+		if !again {
+			r.sendFailed(ctx, c, d, attempt, err)
+			return
 		}
-		if !sleep(ctx, pause(err, wait)) {
-			return // shutting down: the queue gives the event to another process
-		}
-		wait *= 2
+		next := r.d.Now().Add(wait)
+		d = r.update(ctx, d, func(x *channel.Delivery) {
+			x.Attempts, x.NextAttemptAt = attempt, &next
+			x.Error = withSendError(x, "send "+strconv.Itoa(attempt)+" failed, retrying: "+excerpt(err.Error()))
+		})
 	}
-	r.fail(ctx, d, "delivery failed: "+err.Error())
+	// shutting down: the queue gives the event to another process
+}
+
+// sendFailed records that the answer could not be sent after attempt
+// sends and marks the channel failing when its token was refused.
+func (r *Runtime) sendFailed(ctx context.Context, c *channel.Channel, d *channel.Delivery, attempt int, err error) {
+	r.update(ctx, d, func(x *channel.Delivery) {
+		x.Status, x.Attempts, x.NextAttemptAt, x.LatencyMS = channel.DeliveryFailed, attempt, nil, r.since(x)
+		x.Error = withSendError(x, "delivery failed after "+strconv.Itoa(attempt)+" attempts: "+excerpt(err.Error()))
+	})
 	if errors.Is(err, errs.ErrUnauthenticated) {
 		r.markFailing(ctx, c, err)
 	}
@@ -111,7 +141,9 @@ func (r *Runtime) markFailing(ctx context.Context, c *channel.Channel, cause err
 
 // fail records an event as failed with why.
 func (r *Runtime) fail(ctx context.Context, d *channel.Delivery, why string) *channel.Delivery {
-	return r.update(ctx, d, func(x *channel.Delivery) { x.Status, x.Error, x.LatencyMS = channel.DeliveryFailed, why, r.since(x) })
+	return r.update(ctx, d, func(x *channel.Delivery) {
+		x.Status, x.Error, x.NextAttemptAt, x.LatencyMS = channel.DeliveryFailed, excerpt(why), nil, r.since(x)
+	})
 }
 
 // update applies fn to the stored event; when the store fails it logs

@@ -100,7 +100,7 @@ func (r *Runtime) answerInline(ctx context.Context, c *channel.Channel, d *chann
 		return nil, fmt.Errorf("lock the conversation of event %s: %w", d.EventID, err)
 	}
 	defer release()
-	d = r.answer(ctx, c, d, nil)
+	d = r.answer(ctx, c, d, nil, false)
 	if d.Status != channel.DeliveryAnswered {
 		return d, nil
 	}
@@ -166,17 +166,27 @@ func (r *Runtime) pending(ctx context.Context, id int64) (*channel.Delivery, *ch
 }
 
 // process answers an event and delivers the answer, streaming it where
-// the kind edits messages.
+// the kind edits messages. A failed turn is tried again when it is due
+// (see turnFailed); the apology is sent as a message of its own.
 func (r *Runtime) process(ctx context.Context, c *channel.Channel, d *channel.Delivery) {
 	if !c.Serves() {
 		r.fail(ctx, d, "not processed: channel "+strconv.FormatInt(c.ID, 10)+" was disabled")
 		return
 	}
 	var sent streamed
-	if d.Status == channel.DeliveryReceived {
+	for d.Status == channel.DeliveryReceived {
+		if !r.waitDue(ctx, d) {
+			return // shutting down: the queue gives the event to another process
+		}
 		st := r.stream(ctx, c, d)
-		d = r.answer(ctx, c, d, st)
+		d = r.answer(ctx, c, d, st, true)
 		sent.handle, sent.shown = st.finish()
+		if ctx.Err() != nil {
+			return
+		}
+	}
+	if d.Apology {
+		sent = streamed{}
 	}
 	if d.Status == channel.DeliveryAnswered {
 		r.deliver(ctx, c, d, sent)

@@ -78,8 +78,19 @@ type RuntimeDeps struct {
 	// DeliveryAttempts bounds the sends of one answer; 0 means 4.
 	DeliveryAttempts int
 	// Backoff is the wait before the second send, doubled after each
-	// failure; 0 means 500ms.
+	// failure (at most 30s); 0 means 500ms. A platform's Retry-After
+	// wins.
 	Backoff time.Duration
+	// TurnAttempts bounds the chat turns tried for one event when the
+	// model is unavailable, before the end user gets the apology; 0
+	// means 3.
+	TurnAttempts int
+	// TurnBackoff is the wait before the second turn, doubled after each
+	// failure; 0 means 3s.
+	TurnBackoff time.Duration
+	// RetryWindow bounds the age of an event (from its receipt) at which
+	// a turn or a send is still tried again; 0 means 2 minutes.
+	RetryWindow time.Duration
 	// EditInterval is the least time between two sends of a streamed
 	// answer (the first message and its edits); 0 means 1s, about what
 	// the platforms' rate limits allow per chat.
@@ -113,6 +124,15 @@ func NewRuntime(d RuntimeDeps) *Runtime {
 	}
 	if d.Backoff <= 0 {
 		d.Backoff = 500 * time.Millisecond
+	}
+	if d.TurnAttempts <= 0 {
+		d.TurnAttempts = 3
+	}
+	if d.TurnBackoff <= 0 {
+		d.TurnBackoff = 3 * time.Second
+	}
+	if d.RetryWindow <= 0 {
+		d.RetryWindow = 2 * time.Minute
 	}
 	if d.EditInterval <= 0 {
 		d.EditInterval = time.Second

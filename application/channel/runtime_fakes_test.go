@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"time"
 
 	channelapp "github.com/pergola-ai/pergola/application/channel"
 	"github.com/pergola-ai/pergola/domain/bot"
@@ -35,6 +36,7 @@ func (m *memEvents) RecordEvent(_ context.Context, d *channel.Delivery) (*channe
 	}
 	m.next++
 	d.ID = m.next
+	d.CreatedAt, d.UpdatedAt = time.Now(), time.Now()
 	m.rows[d.ID], m.byKey[key] = *d, d.ID
 	return d, true, nil
 }

@@ -55,11 +55,22 @@ type runtimeEnv struct {
 	adapter *scriptedAdapter
 }
 
-func newRuntimeEnv(a *scriptedAdapter) *runtimeEnv {
+func newRuntimeEnv(a *scriptedAdapter) *runtimeEnv { return newRuntimeEnvWith(a, nil, nil) }
+
+// newRuntimeEnvWith is newRuntimeEnv with turns answering (nil: echo)
+// and tune changing the runtime's settings.
+func newRuntimeEnvWith(a *scriptedAdapter, turns channelapp.Turns, tune func(*channelapp.RuntimeDeps)) *runtimeEnv {
 	store := &memStore{rows: map[int64]channel.Channel{1: {ID: 1, BotID: 9, Kind: channel.KindTelegram, Status: channel.StatusActive}}}
 	e := &runtimeEnv{events: newMemEvents(), queue: &memQueue{}, turns: &echoTurns{}, adapter: a}
-	e.rt = channelapp.NewRuntime(channelapp.RuntimeDeps{Channels: store, Events: e.events, Bots: published{}, Turns: e.turns,
-		Queue: e.queue, Adapters: map[channel.Kind]channelapp.Adapter{channel.KindTelegram: a}, Backoff: time.Millisecond})
+	if turns == nil {
+		turns = e.turns
+	}
+	deps := channelapp.RuntimeDeps{Channels: store, Events: e.events, Bots: published{}, Turns: turns,
+		Queue: e.queue, Adapters: map[channel.Kind]channelapp.Adapter{channel.KindTelegram: a}, Backoff: time.Millisecond}
+	if tune != nil {
+		tune(&deps)
+	}
+	e.rt = channelapp.NewRuntime(deps)
 	return e
 }
 

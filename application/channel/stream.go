@@ -167,13 +167,13 @@ func (st *streamer) send(ctx context.Context, part string) error {
 	return nil
 }
 
-// interrupted notes, in a streamed message, that its answer will not be
-// finished (the turn failed), so the half-written text does not read
-// as the whole answer.
+// interrupted notes, in a streamed message, that its answer was not
+// finished (the turn failed; another try may grow it again), so the
+// half-written text does not read as the whole answer.
 func (st *streamer) interrupted(ctx context.Context) {
 	handle, shown := st.finish()
-	if handle == nil {
-		return
+	if handle == nil || shown == "" {
+		return // nothing shown by this try: the message says so since an earlier one
 	}
 	if err := st.s.Edit(ctx, st.c, st.d.Reply, handle, shown+"\n\n"+InterruptedNote); err != nil {
 		st.r.d.Log.Warn("channels: could not mark a streamed answer as interrupted", "event", st.d.ID, "err", err)

@@ -174,7 +174,7 @@ func newStreamEnv(p channelapp.Adapter, turns channelapp.Turns, interval time.Du
 		store: &memStore{rows: map[int64]channel.Channel{1: {ID: 1, BotID: 9, Kind: channel.KindTelegram, Status: channel.StatusActive}}}}
 	e.rt = channelapp.NewRuntime(channelapp.RuntimeDeps{Channels: e.store, Events: e.events, Bots: published{}, Turns: turns,
 		Queue: e.queue, Adapters: map[channel.Kind]channelapp.Adapter{channel.KindTelegram: p},
-		Backoff: time.Millisecond, EditInterval: interval})
+		Backoff: time.Millisecond, TurnBackoff: time.Millisecond, EditInterval: interval})
 	return e
 }
 

@@ -115,16 +115,21 @@ func TestStreamingRefusedTokenMarksTheChannelFailing(t *testing.T) {
 	}
 }
 
-// TestStreamedAnswerThatFailsSaysSo: when the turn fails after part of
-// the answer was shown, the message says the answer was not finished.
+// TestStreamedAnswerThatFailsSaysSo: when every try of the turn fails
+// after part of the answer was shown, the message says the answer was not
+// finished and the apology follows as a message of its own.
 func TestStreamedAnswerThatFailsSaysSo(t *testing.T) {
 	p := newEditPlatform(100)
 	turns := &stepTurns{steps: []string{"Half an"}, err: errs.New(errs.ErrUnavailable, "the model went away")}
 	turns.after = func(int) { p.waitCalls(t, 1) }
 	e := newStreamEnv(p, turns, time.Millisecond)
 	d := e.run(t, event)
-	if d.Status != channel.DeliveryFailed || p.shows("m1") != "Half an\n\n"+channelapp.InterruptedNote {
-		t.Fatalf("event %s, message shows %q; want failed, the message saying it was not finished", d.Status, p.shows("m1"))
+	if d.Status != channel.DeliveryDelivered || !d.Apology || d.TurnAttempts != 3 || p.shows("m1") != "Half an\n\n"+channelapp.InterruptedNote {
+		t.Fatalf("event %s (apology %v, %d turns), message shows %q; want the apology delivered after 3 turns, the message saying it was not finished",
+			d.Status, d.Apology, d.TurnAttempts, p.shows("m1"))
+	}
+	if p.shows("m2") != channelapp.Apology || !strings.Contains(d.Error, "the model went away") {
+		t.Fatalf("second message %q, error %q; want the apology, and why in the error", p.shows("m2"), d.Error)
 	}
 }
 

@@ -43,12 +43,14 @@ type webhookReply struct {
 }
 
 // WebhookAnswer is the answer of our webhook, in the response or posted
-// to callback_url; ids are decimal strings.
+// to callback_url; ids are decimal strings. When the bot could not
+// answer, Text is the apology to show the person and Error says why.
 type WebhookAnswer struct {
 	EventID        string `json:"event_id"`
 	ChatID         string `json:"chat_id"`
 	ConversationID string `json:"conversation_id"`
 	Text           string `json:"text"`
+	Error          string `json:"error,omitempty"`
 }
 
 func (w *Webhook) now() time.Time {
@@ -122,10 +124,11 @@ func checkWebhookUser(id string) error {
 // callback_url.
 func (w *Webhook) AnswersInline(c *channel.Channel) bool { return settingOf(c, "callback_url") == "" }
 
-// InlineReaction is 200 with the answer, or 502 saying why there is none.
+// InlineReaction is 200 with the answer, or 502 saying why there is none
+// (with the apology to show the person as text, when the bot failed).
 func (w *Webhook) InlineReaction(_ *channel.Channel, d *channel.Delivery) (Reaction, error) {
-	if d.Status == channel.DeliveryFailed {
-		body, _ := json.Marshal(map[string]string{"event_id": d.EventID, "error": d.Error})
+	if d.Status == channel.DeliveryFailed || d.Apology {
+		body, _ := json.Marshal(map[string]string{"event_id": d.EventID, "error": d.Error, "text": d.Answer})
 		return Reaction{Status: http.StatusBadGateway, Body: body}, nil
 	}
 	body, _ := json.Marshal(answerOf(d))
@@ -133,6 +136,10 @@ func (w *Webhook) InlineReaction(_ *channel.Channel, d *channel.Delivery) (React
 }
 
 func answerOf(d *channel.Delivery) WebhookAnswer {
-	return WebhookAnswer{EventID: d.EventID, ChatID: strconv.FormatInt(d.ChatID, 10),
+	a := WebhookAnswer{EventID: d.EventID, ChatID: strconv.FormatInt(d.ChatID, 10),
 		ConversationID: strconv.FormatInt(d.ConversationID, 10), Text: d.Answer}
+	if d.Apology {
+		a.Error = turnWhy(d)
+	}
+	return a
 }

@@ -7,10 +7,13 @@ import (
 	"github.com/pergola-ai/pergola/domain/conversation"
 )
 
-// What an end user reads when a chat fails. The error behind it (a
-// provider's status and URL, eino's node wrapping) is for the builder: it
-// goes to the log under the request's log id, which the text names, and
-// into the last error of the builder's own debug chats.
+// What an end user reads when a chat fails, on every surface (the API's
+// last error, the web chat, channels, MCP, the OpenAI-compatible routes):
+// a short apology without internal ids. The error behind it (a provider's
+// status and URL, eino's node wrapping) is for the builder: it goes to
+// the log with the request's log id and the chat id (the response's
+// X-Tt-Logid header and the chat's id find it), and into the last error
+// of the builder's own debug chats, with the log id.
 const (
 	MsgModelUnavailable = "The model is unavailable right now; please try again."
 	MsgAnswerFailed     = "Something went wrong while answering; please try again."
@@ -22,7 +25,8 @@ const maxDetail = 500
 type logIDKey struct{}
 
 // WithLogID returns ctx carrying the log id of the request that runs a
-// chat; failures name it to the end user and log it with the detail.
+// chat; failures log it with the detail, and a builder's debug chat
+// names it.
 func WithLogID(ctx context.Context, id string) context.Context {
 	return context.WithValue(ctx, logIDKey{}, id)
 }
@@ -33,9 +37,10 @@ func LogIDFrom(ctx context.Context) string {
 	return id
 }
 
-// UserFailure is the text an end user reads for a failure: msg and where
-// the detail can be found, the log id (or, without one, the chat id).
-func UserFailure(msg, logID string, chatID int64) string {
+// BuilderFailure is the text a builder's debug chat reads for a
+// failure: msg and where the detail can be found, the log id (or,
+// without one, the chat id).
+func BuilderFailure(msg, logID string, chatID int64) string {
 	if logID != "" {
 		return msg + " (log id: " + logID + ")"
 	}
@@ -44,7 +49,7 @@ func UserFailure(msg, logID string, chatID int64) string {
 
 // failure logs a failed run with its detail and returns the chat's last
 // error: the short text for the end user; a debug chat, the builder's own,
-// gets the detail too.
+// gets the log id and the detail too.
 func (s *Service) failure(ctx context.Context, t *turn, runErr error, modelFailed bool) *conversation.ChatError {
 	msg := MsgAnswerFailed
 	if modelFailed {
@@ -53,13 +58,12 @@ func (s *Service) failure(ctx context.Context, t *turn, runErr error, modelFaile
 	logID := LogIDFrom(ctx)
 	s.d.Log.ErrorContext(ctx, "chat failed", "logid", logID, "chat_id", t.chat.ID, "bot_id", t.chat.BotID,
 		"connector_id", t.chat.ConnectorID, "model_failed", modelFailed, "err", runErr)
-	text := UserFailure(msg, logID, t.chat.ID)
-	if t.chat.ConnectorID == ConnectorDebug {
-		detail := runErr.Error()
-		if len(detail) > maxDetail {
-			detail = detail[:maxDetail] + "…"
-		}
-		text += " Detail: " + detail
+	if t.chat.ConnectorID != ConnectorDebug {
+		return &conversation.ChatError{Code: 5000, Msg: msg}
 	}
-	return &conversation.ChatError{Code: 5000, Msg: text}
+	detail := runErr.Error()
+	if len(detail) > maxDetail {
+		detail = detail[:maxDetail] + "…"
+	}
+	return &conversation.ChatError{Code: 5000, Msg: BuilderFailure(msg, logID, t.chat.ID) + " Detail: " + detail}
 }

@@ -18,44 +18,45 @@ import (
 
 // Config is every setting of a Pergola process.
 type Config struct {
-	Addr              string        `yaml:"addr"`
-	DataDir           string        `yaml:"data_dir"`
-	DBDSN             string        `yaml:"db_dsn"`
-	TablesDSN         string        `yaml:"tables_dsn"` // the rows of tables: a MySQL database whose user may reach it only
-	RedisAddr         string        `yaml:"redis_addr"`
-	RedisPassword     string        `yaml:"redis_password"`
-	RedisPrefix       string        `yaml:"redis_prefix"` // every Redis key and channel starts with it
-	RedisDB           int           `yaml:"redis_db"`
-	ModelsFile        string        `yaml:"models_file"`
-	SecretKey         string        `yaml:"secret_key"`
-	BootstrapToken    string        `yaml:"bootstrap_token"`
-	BootstrapEmail    string        `yaml:"bootstrap_email"`
-	BootstrapPassword string        `yaml:"bootstrap_password"`
-	EgressAllow       []string      `yaml:"egress_allow"`
-	LogLevel          string        `yaml:"log_level"`
-	LogFormat         string        `yaml:"log_format"`
-	MaxBodyBytes      int           `yaml:"max_body_bytes"`
-	RateLimit         int           `yaml:"rate_limit"` // requests per token per minute; 0 disables
-	CORSOrigins       []string      `yaml:"cors_origins"`
-	ShutdownTimeout   time.Duration `yaml:"shutdown_timeout"`
-	WorkflowLease     time.Duration `yaml:"workflow_lease"`    // how long a run stays with a process that stopped renewing it
-	QueueMaxBacklog   int           `yaml:"queue_max_backlog"` // queued messages of a topic not yet handled; past it new ones get 429
-	CodeParallel      int           `yaml:"code_parallel"`     // workflow code nodes running at once (the worker processes of code_sandbox process); 0: GOMAXPROCS
-	CodeSandbox       string        `yaml:"code_sandbox"`      // where code nodes run: process (worker processes) or inprocess
-	Python            string        `yaml:"python"`            // the python3 of Python code nodes (default /usr/bin/python3)
-	Bwrap             string        `yaml:"bwrap"`             // the bubblewrap that sandboxes them (default: bwrap in PATH)
-	PythonWarm        int           `yaml:"python_warm"`       // started Python sandboxes waiting for a run (0: 2); each run takes one, the pool refills
-	PublicURL         string        `yaml:"public_url"`        // the base URL platforms reach this server at, for channel webhook URLs; empty: each request's own
-	ChannelWorkers    int           `yaml:"channel_workers"`   // channel events this process answers at once; 0: it only receives them (others answer)
-	PprofAddr         string        `yaml:"pprof_addr"`        // loopback host:port of an opt-in /debug/pprof listener (pprof.go); empty: none
-	Edge              Edge          `yaml:",inline"`           // slow-client and authentication-failure limits (edge.go)
-	Cache             Cache         `yaml:",inline"`           // in-process caches of tokens, memberships, bot versions (cache.go)
-	Metrics           Metrics       `yaml:",inline"`           // bounds of the per-workspace, bot, workflow and tool series (metrics.go)
-	Files             Files         `yaml:",inline"`           // where uploads are kept and their size limit (files.go)
-	Traces            Traces        `yaml:",inline"`           // OTLP export of run traces (traces.go)
-	Knowledge         Knowledge     `yaml:",inline"`           // the knowledge index and its limits (knowledge.go)
-	Shares            Shares        `yaml:",inline"`           // each workspace's share of the shared pools (shares.go)
-	Chat              Chat          `yaml:",inline"`           // the limits on a message's and a history's text (chat.go)
+	Addr              string         `yaml:"addr"`
+	DataDir           string         `yaml:"data_dir"`
+	DBDSN             string         `yaml:"db_dsn"`
+	TablesDSN         string         `yaml:"tables_dsn"` // the rows of tables: a MySQL database whose user may reach it only
+	RedisAddr         string         `yaml:"redis_addr"`
+	RedisPassword     string         `yaml:"redis_password"`
+	RedisPrefix       string         `yaml:"redis_prefix"` // every Redis key and channel starts with it
+	RedisDB           int            `yaml:"redis_db"`
+	ModelsFile        string         `yaml:"models_file"`
+	SecretKey         string         `yaml:"secret_key"`
+	BootstrapToken    string         `yaml:"bootstrap_token"`
+	BootstrapEmail    string         `yaml:"bootstrap_email"`
+	BootstrapPassword string         `yaml:"bootstrap_password"`
+	EgressAllow       []string       `yaml:"egress_allow"`
+	LogLevel          string         `yaml:"log_level"`
+	LogFormat         string         `yaml:"log_format"`
+	MaxBodyBytes      int            `yaml:"max_body_bytes"`
+	RateLimit         int            `yaml:"rate_limit"` // requests per token per minute; 0 disables
+	CORSOrigins       []string       `yaml:"cors_origins"`
+	ShutdownTimeout   time.Duration  `yaml:"shutdown_timeout"`
+	WorkflowLease     time.Duration  `yaml:"workflow_lease"`    // how long a run stays with a process that stopped renewing it
+	QueueMaxBacklog   int            `yaml:"queue_max_backlog"` // queued messages of a topic not yet handled; past it new ones get 429
+	CodeParallel      int            `yaml:"code_parallel"`     // workflow code nodes running at once (the worker processes of code_sandbox process); 0: GOMAXPROCS
+	CodeSandbox       string         `yaml:"code_sandbox"`      // where code nodes run: process (worker processes) or inprocess
+	Python            string         `yaml:"python"`            // the python3 of Python code nodes (default /usr/bin/python3)
+	Bwrap             string         `yaml:"bwrap"`             // the bubblewrap that sandboxes them (default: bwrap in PATH)
+	PythonWarm        int            `yaml:"python_warm"`       // started Python sandboxes waiting for a run (0: 2); each run takes one, the pool refills
+	PublicURL         string         `yaml:"public_url"`        // the base URL platforms reach this server at, for channel webhook URLs; empty: each request's own
+	ChannelWorkers    int            `yaml:"channel_workers"`   // channel events this process answers at once; 0: it only receives them (others answer)
+	PprofAddr         string         `yaml:"pprof_addr"`        // loopback host:port of an opt-in /debug/pprof listener (pprof.go); empty: none
+	Edge              Edge           `yaml:",inline"`           // slow-client and authentication-failure limits (edge.go)
+	Cache             Cache          `yaml:",inline"`           // in-process caches of tokens, memberships, bot versions (cache.go)
+	Metrics           Metrics        `yaml:",inline"`           // bounds of the per-workspace, bot, workflow and tool series (metrics.go)
+	Files             Files          `yaml:",inline"`           // where uploads are kept and their size limit (files.go)
+	Traces            Traces         `yaml:",inline"`           // OTLP export of run traces (traces.go)
+	Knowledge         Knowledge      `yaml:",inline"`           // the knowledge index and its limits (knowledge.go)
+	Shares            Shares         `yaml:",inline"`           // each workspace's share of the shared pools (shares.go)
+	Chat              Chat           `yaml:",inline"`           // the limits on a message's and a history's text (chat.go)
+	ChannelRetries    ChannelRetries `yaml:",inline"`           // how failed channel turns and sends are tried again (channels.go)
 }
 
 // Defaults are the embedded-default settings.
@@ -83,6 +84,7 @@ func Defaults() Config {
 		Knowledge:       DefaultKnowledge(),
 		Shares:          DefaultShares(),
 		Chat:            DefaultChat(),
+		ChannelRetries:  DefaultChannelRetries(),
 	}
 }
 

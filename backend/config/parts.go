@@ -12,6 +12,7 @@ func applyPartsEnv(cfg *Config, env Lookup) error {
 		func(e Lookup) error { return applyKnowledgeEnv(&cfg.Knowledge, e) },
 		func(e Lookup) error { return applySharesEnv(&cfg.Shares, e) },
 		func(e Lookup) error { return applyChatEnv(&cfg.Chat, e) },
+		func(e Lookup) error { return applyChannelRetriesEnv(&cfg.ChannelRetries, e) },
 	} {
 		if err := apply(env); err != nil {
 			return err
@@ -23,7 +24,7 @@ func applyPartsEnv(cfg *Config, env Lookup) error {
 // validateParts checks each part of the settings kept in a file of its own.
 func (c Config) validateParts() error {
 	for _, validate := range []func() error{c.Edge.validate, c.Cache.validate, c.Metrics.validate,
-		c.Files.validate, c.Traces.validate, c.Knowledge.validate, c.Shares.validate, c.Chat.validate} {
+		c.Files.validate, c.Traces.validate, c.Knowledge.validate, c.Shares.validate, c.Chat.validate, c.ChannelRetries.validate} {
 		if err := validate(); err != nil {
 			return err
 		}

@@ -46,6 +46,16 @@ type Delivery struct {
 	// PartsSent counts the messages of the answer delivered so far; a
 	// retried delivery resumes after them instead of sending them again.
 	PartsSent int
+	// TurnAttempts counts the chat turns tried for the event: a turn that
+	// failed while the model was unavailable is tried again, a few times
+	// while the event is young.
+	TurnAttempts int
+	// NextAttemptAt is when the next try of the turn or of the send is
+	// due; nil when none is planned.
+	NextAttemptAt *time.Time
+	// Apology marks an answer that is the short apology the end user
+	// reads because the bot could not answer; Error says why.
+	Apology bool
 }
 
 // Done reports whether nothing more will happen to the event.

@@ -596,7 +596,7 @@ export interface paths {
         };
         /**
          * List a channel's inbound events and deliveries
-         * @description Every event the platform posted to the channel and what became of it, newest first: the event id, the end user (`{kind}:{platform user id}`), the chat that answered it, the status (`received`, `answered`, `delivered`, `failed`), the outbound send attempts, the last error and the latency from receipt to delivery. Page with `before_id` (the `next_before_id` of the previous page). Access is as for the channel.
+         * @description Every event the platform posted to the channel and what became of it, newest first: the event id, the end user (`{kind}:{platform user id}`), the chat that answered it, the status (`received`, `answered`, `delivered`, `failed`), the chat turns tried, whether the answer was the apology (the bot could not answer), the outbound send attempts, when the next try is due, the last error (an excerpt) and the latency from receipt to delivery. Page with `before_id` (the `next_before_id` of the previous page). Access is as for the channel.
          */
         get: operations["listBotChannelDeliveries"];
         put?: never;
@@ -1854,7 +1854,7 @@ export interface paths {
         put?: never;
         /**
          * Where a platform posts a channel's events
-         * @description Needs no token: the kind's adapter verifies the platform's signature. For `webhook` channels the body is `{"event_id","user_id","conversation_id"?,"text"}` signed with `X-Pergola-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, at most 5 minutes old. Without `callback_url` the answer is the response; with it, 202 at once and the answer is POSTed to `callback_url`, signed the same way (429 and 5xx are retried, honouring Retry-After). An event id is answered once: a retried event gets 200 (the stored answer) and is not processed again. Errors: 401 for a missing, wrong or stale signature (nothing stored), 400 for a malformed body, 404 for an unknown channel or one of another kind, 403 when the bot is not published to the channel, 409 for a disabled channel, 502 when the bot could not answer (webhook without callback_url).
+         * @description Needs no token: the kind's adapter verifies the platform's signature. For `webhook` channels the body is `{"event_id","user_id","conversation_id"?,"text"}` signed with `X-Pergola-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, at most 5 minutes old. Without `callback_url` the answer is the response; with it, 202 at once and the answer is POSTed to `callback_url`, signed the same way (429 and 5xx are retried, honouring Retry-After). An event id is answered once: a retried event gets 200 (the stored answer) and is not processed again. Errors: 401 for a missing, wrong or stale signature (nothing stored), 400 for a malformed body, 404 for an unknown channel or one of another kind, 403 when the bot is not published to the channel, 409 for a disabled channel, 502 when the bot could not answer (webhook without callback_url: `error` says why, `text` is the apology to show the person; with callback_url the apology is POSTed as the answer's `text`, with `error`).
          */
         post: operations["receiveChannelEvent"];
         delete?: never;
@@ -3731,8 +3731,8 @@ export interface components {
             /** @example 5000 */
             code: number;
             /**
-             * @description A short message for the end user naming the log id ("The model is unavailable right now; please try again." or "Something went wrong while answering; please try again."); the detail is in the server's log, and in the builder's debug chat.
-             * @example The model is unavailable right now; please try again. (log id: 20261124223904a1b2c3d4e5f6)
+             * @description A short message for the end user, without internal ids ("The model is unavailable right now; please try again." or "Something went wrong while answering; please try again."); the detail is in the server's log under the request's log id (the X-Tt-Logid header) and the chat id, and in the builder's debug chat, whose message also names the log id.
+             * @example The model is unavailable right now; please try again.
              */
             msg: string;
         };
@@ -4435,10 +4435,20 @@ export interface components {
             conversation_id: string;
             /** @enum {string} */
             status: "received" | "answered" | "delivered" | "failed";
+            /** @description Chat turns tried. A turn that failed because the model was unavailable is tried again with a backoff while the event is young (PERGOLA_CHANNEL_TURN_ATTEMPTS, PERGOLA_CHANNEL_RETRY_WINDOW). */
+            turn_attempts: number;
+            /** @description The bot could not answer: the end user was sent the short apology the API shows ("The model is unavailable right now; please try again."); `error` says why. */
+            apology: boolean;
             /** @description Outbound sends tried. */
             attempts: number;
+            /**
+             * Format: int64
+             * @description When the next try of the turn or the send is due (Unix seconds); 0 when none is planned.
+             */
+            next_attempt_at: number;
             /** @description Messages of the answer delivered (a long answer is split at the platform's limit); a retry resumes after them. */
             parts_sent: number;
+            /** @description The last error, cut to 300 characters: why a turn or a send failed (and whether it is retried), why the bot did not answer, or why the answer could not be delivered. */
             error: string;
             /**
              * Format: int64
@@ -5369,7 +5379,10 @@ export interface components {
             event_id: string;
             chat_id: components["schemas"]["ID"];
             conversation_id: components["schemas"]["ID"];
+            /** @description The answer; when the bot could not answer, the apology to show the person. */
             text: string;
+            /** @description Only when the bot could not answer: why (text is then the apology). */
+            error?: string;
         };
         /** @description A workflow with its draft; lists leave `definition` out. */
         Workflow: {
@@ -10163,6 +10176,8 @@ export interface operations {
                     "application/json": {
                         event_id: string;
                         error: string;
+                        /** @description The apology to show the person, when the bot could not answer. */
+                        text?: string;
                     };
                 };
             };

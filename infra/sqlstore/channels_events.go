@@ -40,6 +40,9 @@ type channelEventRow struct {
 	PartsSent       int
 	Error           string
 	LatencyMS       int64 `gorm:"column:latency_ms"`
+	TurnAttempts    int
+	NextAttemptAt   *time.Time
+	Apology         bool
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
 }
@@ -59,14 +62,16 @@ func eventToRow(d *channel.Delivery) *channelEventRow {
 	return &channelEventRow{ID: d.ID, ChannelID: d.ChannelID, EventID: d.EventID, BotID: d.BotID, EndUser: d.EndUser,
 		ConversationKey: d.ConversationKey, Text: d.Text, NotText: d.NotText, Reply: string(d.Reply), Status: string(d.Status),
 		ChatID: d.ChatID, ConversationID: d.ConversationID, Answer: d.Answer, Attempts: d.Attempts, Handle: string(d.Handle), PartsSent: d.PartsSent,
-		Error: d.Error, LatencyMS: d.LatencyMS, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
+		Error: d.Error, LatencyMS: d.LatencyMS, TurnAttempts: d.TurnAttempts, NextAttemptAt: dbTimePtr(d.NextAttemptAt), Apology: d.Apology,
+		CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
 }
 
 func eventFromRow(r *channelEventRow) *channel.Delivery {
 	return &channel.Delivery{ID: r.ID, ChannelID: r.ChannelID, EventID: r.EventID, BotID: r.BotID, EndUser: r.EndUser,
 		ConversationKey: r.ConversationKey, Text: r.Text, NotText: r.NotText, Reply: []byte(r.Reply), Status: channel.DeliveryStatus(r.Status),
 		ChatID: r.ChatID, ConversationID: r.ConversationID, Answer: r.Answer, Attempts: r.Attempts, Handle: handleBytes(r.Handle), PartsSent: r.PartsSent,
-		Error: r.Error, LatencyMS: r.LatencyMS, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+		Error: r.Error, LatencyMS: r.LatencyMS, TurnAttempts: r.TurnAttempts, NextAttemptAt: utcPtr(r.NextAttemptAt), Apology: r.Apology,
+		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
 }
 
 // handleBytes is a stored message handle; "" is none (nil).
@@ -210,9 +215,9 @@ type overviewRow struct {
 func (s *ChannelEventStore) Overviews(ctx context.Context) ([]channel.Overview, error) {
 	var rows []overviewRow
 	err := s.db.gorm.WithContext(ctx).Table("channels AS c").
-		Select("c.id, c.bot_id, c.workspace_id, c.kind, c.name, c.status, c.status_detail, c.created_at, c.updated_at, " +
-			"(SELECT COUNT(*) FROM channel_events e WHERE e.channel_id = c.id) AS events, " +
-			"(SELECT COUNT(*) FROM channel_events e WHERE e.channel_id = c.id AND e.status = 'failed') AS failures").
+		Select("c.id, c.bot_id, c.workspace_id, c.kind, c.name, c.status, c.status_detail, c.created_at, c.updated_at, "+
+			"(SELECT COUNT(*) FROM channel_events e WHERE e.channel_id = c.id) AS events, "+
+			"(SELECT COUNT(*) FROM channel_events e WHERE e.channel_id = c.id AND (e.status = 'failed' OR e.apology = ?)) AS failures", true).
 		Order("c.created_at DESC, c.id DESC").Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("sqlstore: channel overviews: %w", err)

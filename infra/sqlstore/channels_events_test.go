@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pergola-ai/pergola/domain/channel"
 	"github.com/pergola-ai/pergola/domain/errs"
@@ -71,8 +72,10 @@ func testChannelEventStore(t *testing.T, db *DB) {
 		if d.Handle != nil || d.PartsSent != 0 {
 			t.Fatalf("a new event has sent %d parts, handle %q; want nothing sent", d.PartsSent, d.Handle)
 		}
+		next := time.Date(2026, 11, 28, 17, 0, 1, 234_567_000, time.UTC)
 		_, err = store.UpdateEvent(ctx, d.ID, func(x *channel.Delivery) error {
 			x.Handle, x.PartsSent = []byte(`{"channel":"C1","ts":"1700000000.000100"}`), 2
+			x.TurnAttempts, x.NextAttemptAt, x.Apology = 3, &next, true
 			return nil
 		})
 		mustNot(t, err)
@@ -80,6 +83,9 @@ func testChannelEventStore(t *testing.T, db *DB) {
 		mustNot(t, err)
 		if string(again.Handle) != `{"channel":"C1","ts":"1700000000.000100"}` || again.PartsSent != 2 || again.Answer != "hello" {
 			t.Fatalf("stored handle %q, %d parts sent, answer %q; want the handle, 2 and hello", again.Handle, again.PartsSent, again.Answer)
+		}
+		if again.TurnAttempts != 3 || !again.Apology || again.NextAttemptAt == nil || !again.NextAttemptAt.Equal(next.Truncate(time.Millisecond)) {
+			t.Fatalf("stored %d turn attempts, apology %v, next attempt %v; want 3, true, %v", again.TurnAttempts, again.Apology, again.NextAttemptAt, next)
 		}
 		page, err := store.ListEvents(ctx, hook.ID, 0, 2)
 		mustNot(t, err)
@@ -118,14 +124,15 @@ func testChannelEventStore(t *testing.T, db *DB) {
 			t.Fatalf("rebind from a stale id = %d, from the current = %d; want 7, 11", stale, moved)
 		}
 	})
-	t.Run("overviews count events and failures", func(t *testing.T) {
+	// evt-2 was delivered with the apology: the bot failed its end user.
+	t.Run("overviews count events and failures, apologies included", func(t *testing.T) {
 		d, _, err := store.RecordEvent(ctx, event("evt-fail"))
 		mustNot(t, err)
 		_, err = store.UpdateEvent(ctx, d.ID, func(x *channel.Delivery) error { x.Status = channel.DeliveryFailed; return nil })
 		mustNot(t, err)
 		list, err := store.Overviews(ctx)
 		mustNot(t, err)
-		if len(list) != 1 || list[0].Channel.ID != hook.ID || list[0].Events != 4 || list[0].Failures != 1 || list[0].Channel.Kind != channel.KindWebhook {
+		if len(list) != 1 || list[0].Channel.ID != hook.ID || list[0].Events != 4 || list[0].Failures != 2 || list[0].Channel.Kind != channel.KindWebhook {
 			t.Fatalf("overviews = %+v", list)
 		}
 	})

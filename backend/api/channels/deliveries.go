@@ -20,8 +20,11 @@ type DeliveryDTO struct {
 	ChatID         string   `json:"chat_id"` // "" when no chat ran
 	ConversationID string   `json:"conversation_id"`
 	Status         string   `json:"status"`
+	TurnAttempts   int      `json:"turn_attempts"`
+	Apology        bool     `json:"apology"` // the bot could not answer: the end user got the apology
 	Attempts       int      `json:"attempts"`
-	PartsSent      int      `json:"parts_sent"` // messages of the answer delivered; a retry resumes after them
+	PartsSent      int      `json:"parts_sent"`      // messages of the answer delivered; a retry resumes after them
+	NextAttemptAt  int64    `json:"next_attempt_at"` // when the next try is due; 0: none planned
 	Error          string   `json:"error"`
 	LatencyMS      int64    `json:"latency_ms"`
 	CreatedAt      int64    `json:"created_at"`
@@ -30,7 +33,8 @@ type DeliveryDTO struct {
 
 func deliveryDTO(d *channel.Delivery) DeliveryDTO {
 	return DeliveryDTO{ID: httpx.ID(d.ID), EventID: d.EventID, EndUser: d.EndUser, ChatID: httpx.OptionalID(d.ChatID),
-		ConversationID: httpx.OptionalID(d.ConversationID), Status: string(d.Status), Attempts: d.Attempts, PartsSent: d.PartsSent, Error: d.Error,
+		ConversationID: httpx.OptionalID(d.ConversationID), Status: string(d.Status), TurnAttempts: d.TurnAttempts, Apology: d.Apology,
+		Attempts: d.Attempts, PartsSent: d.PartsSent, NextAttemptAt: httpx.UnixPtr(d.NextAttemptAt), Error: d.Error,
 		LatencyMS: d.LatencyMS, CreatedAt: httpx.Unix(d.CreatedAt), UpdatedAt: httpx.Unix(d.UpdatedAt)}
 }
 

@@ -11,7 +11,7 @@ import (
 )
 
 // nodeFailure is the last error of a turn whose workflow failed: a short
-// text for the end user, naming the log id. The detail (the node, the
+// text for the end user, without internal ids. The detail (the node, the
 // provider's words) stays in the run's node history and goes to the log.
 func (t *turn) nodeFailure(ctx context.Context, f *wf.RunError) *conversation.ChatError {
 	t.log(ctx, "chatflow: the workflow failed", f)
@@ -19,17 +19,17 @@ func (t *turn) nodeFailure(ctx context.Context, f *wf.RunError) *conversation.Ch
 	if f.Type == "llm" {
 		msg = chatapp.MsgModelUnavailable
 	}
-	return &conversation.ChatError{Code: httpx.CodeInternal, Msg: chatapp.UserFailure(msg, t.logID, 0)}
+	return &conversation.ChatError{Code: httpx.CodeInternal, Msg: msg}
 }
 
 // runError is the last error of a turn that could not run its workflow:
 // what the caller can fix is said as it is; anything else is logged and
-// shown as a short text naming the log id.
+// shown as a short text (the log has it under the request's log id).
 func (t *turn) runError(ctx context.Context, err error) *conversation.ChatError {
 	status, code, msg := httpx.Classify(err)
 	if status >= http.StatusInternalServerError {
 		t.log(ctx, "chatflow: the turn failed", err)
-		msg = chatapp.UserFailure(chatapp.MsgAnswerFailed, t.logID, 0)
+		msg = chatapp.MsgAnswerFailed
 	}
 	return &conversation.ChatError{Code: code, Msg: msg}
 }

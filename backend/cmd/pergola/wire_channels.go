@@ -14,6 +14,7 @@ import (
 	channelapp "github.com/pergola-ai/pergola/application/channel"
 	chatapp "github.com/pergola-ai/pergola/application/chat"
 	convapp "github.com/pergola-ai/pergola/application/conversation"
+	"github.com/pergola-ai/pergola/backend/api/httpx"
 	"github.com/pergola-ai/pergola/backend/config"
 	"github.com/pergola-ai/pergola/domain/channel"
 	"github.com/pergola-ai/pergola/domain/conversation"
@@ -92,7 +93,8 @@ func newChannelRuntime(ctx context.Context, cleanups *[]func(), db *sqlstore.DB,
 	rt := channelapp.NewRuntime(channelapp.RuntimeDeps{
 		Channels: db.Channels(), Events: db.ChannelEvents(), Bots: bots, Turns: chatTurns{chats}, Queue: shared.queue,
 		Adapters: channelAdapters(guard.Client(), textLimits(cfg)), Locker: shared.locker, Shares: sh.channel,
-		Log: log,
+		Log: log, TurnAttempts: cfg.ChannelRetries.TurnAttempts, TurnBackoff: cfg.ChannelRetries.TurnBackoff,
+		DeliveryAttempts: cfg.ChannelRetries.SendAttempts, Backoff: cfg.ChannelRetries.SendBackoff, RetryWindow: cfg.ChannelRetries.RetryWindow,
 	})
 	if cfg.ChannelWorkers > 0 {
 		*cleanups = append(*cleanups, startChannelWorker(ctx, rt, shared.queue, cfg))
@@ -133,6 +135,11 @@ func startChannelWorker(ctx context.Context, rt *channelapp.Runtime, queue workf
 // answer, reporting its text as it grows when the request asks.
 type chatTurns struct{ chats *chatapp.Service }
 
+// Answer runs one turn and waits for its answer. A turn that gives no
+// answer is a *channelapp.TurnError carrying the apology the end user
+// reads (the chat's last error, as the API shows it), and whether another
+// try may answer: the model was unavailable, or the chat could not start
+// for a reason other than the request or the bot's publication.
 func (t chatTurns) Answer(ctx context.Context, req channelapp.TurnRequest) (channelapp.TurnAnswer, error) {
 	ctx, cancel := context.WithTimeout(ctx, channelTurnTimeout)
 	defer cancel()
@@ -140,15 +147,22 @@ func (t chatTurns) Answer(ctx context.Context, req channelapp.TurnRequest) (chan
 	chat, err := t.chats.StartForChannel(ctx, chatapp.ChannelRequest{BotID: req.BotID, ChannelID: req.ChannelID,
 		ConversationID: req.ConversationID, UserID: req.UserID, Text: req.Text}, sink)
 	if err != nil {
-		return channelapp.TurnAnswer{}, err
+		if status, _, _ := httpx.Classify(err); status < 500 {
+			return channelapp.TurnAnswer{}, err // errs.ErrNotFound opens a new conversation; the rest is final
+		}
+		return channelapp.TurnAnswer{}, &channelapp.TurnError{Apology: chatapp.MsgAnswerFailed, Retry: true, Err: err}
 	}
 	select {
 	case <-sink.done:
 	case <-ctx.Done():
-		return channelapp.TurnAnswer{}, fmt.Errorf("chat %d did not end within %s", chat.ID, channelTurnTimeout)
+		return channelapp.TurnAnswer{}, &channelapp.TurnError{Apology: chatapp.MsgAnswerFailed, ChatID: chat.ID,
+			Err: fmt.Errorf("chat %d did not end within %s", chat.ID, channelTurnTimeout)}
 	}
 	text, err := sink.result()
-	return channelapp.TurnAnswer{ChatID: chat.ID, ConversationID: chat.ConversationID, Text: text}, err
+	if err != nil {
+		return channelapp.TurnAnswer{}, &channelapp.TurnError{Apology: sink.apology(), Retry: sink.modelFailed(), ChatID: chat.ID, Err: err}
+	}
+	return channelapp.TurnAnswer{ChatID: chat.ID, ConversationID: chat.ConversationID, Text: text}, nil
 }
 
 // answerSink collects the answers of a chat until it ends; with
@@ -161,8 +175,11 @@ type answerSink struct {
 	answers []string
 	writing strings.Builder // the answer the model is writing now
 	err     error
-	done    chan struct{}
-	once    sync.Once
+	// lastError is the failed chat's last error: the apology the end
+	// user reads.
+	lastError string
+	done      chan struct{}
+	once      sync.Once
 }
 
 func newAnswerSink(progress func(string)) *answerSink {
@@ -189,7 +206,8 @@ func (s *answerSink) Send(e chatapp.Event) {
 		if e.Chat != nil && e.Chat.LastError != nil {
 			msg = e.Chat.LastError.Msg
 		}
-		s.finish(errs.New(errs.ErrUnavailable, "%s", msg))
+		s.lastError = msg
+		s.finish(errs.New(errs.ErrUnavailable, "chat %d failed: %s", failedChatID(e.Chat), msg))
 	case chatapp.EventChatCanceled:
 		s.finish(errs.Conflict("the chat was canceled"))
 	}
@@ -209,6 +227,32 @@ func isAnswer(m *conversation.Message) bool { return m != nil && m.Type == conve
 
 func (s *answerSink) finish(err error) {
 	s.once.Do(func() { s.err = err; close(s.done) })
+}
+
+// apology is what the end user reads for the failed chat: its last
+// error, the short text of the API.
+func (s *answerSink) apology() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lastError == "" {
+		return chatapp.MsgAnswerFailed
+	}
+	return s.lastError
+}
+
+// modelFailed reports whether the chat failed because the model was
+// unavailable: another try may answer once it is back.
+func (s *answerSink) modelFailed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.HasPrefix(s.lastError, chatapp.MsgModelUnavailable)
+}
+
+func failedChatID(c *conversation.Chat) int64 {
+	if c == nil {
+		return 0
+	}
+	return c.ID
 }
 
 func (s *answerSink) result() (string, error) {

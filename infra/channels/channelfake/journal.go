@@ -11,6 +11,7 @@ type Journal[F any] struct {
 	mu    sync.Mutex
 	calls []string
 	fail  []F
+	down  *F // answered to every call while set
 }
 
 // Record notes one call received.
@@ -34,11 +35,29 @@ func (j *Journal[F]) Fail(f F) {
 	j.fail = append(j.fail, f)
 }
 
-// Next takes the next queued failure, if any.
+// Down makes every call answer f until Up, as a platform that is down.
+func (j *Journal[F]) Down(f F) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.down = &f
+}
+
+// Up ends Down.
+func (j *Journal[F]) Up() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.down = nil
+}
+
+// Next takes the next queued failure, if any, or the failure of a
+// platform that is down.
 func (j *Journal[F]) Next() (F, bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	var f F
+	if j.down != nil {
+		return *j.down, true
+	}
 	if len(j.fail) == 0 {
 		return f, false
 	}

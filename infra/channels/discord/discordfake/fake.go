@@ -95,6 +95,13 @@ func (s *Server) FailNext(status int, retryAfter float64) {
 	s.journal.Fail(failure{status: status, retryAfter: retryAfter})
 }
 
+// Down makes every call answer status (5xx: Internal Server Error), as
+// when the platform is down, until Up.
+func (s *Server) Down(status int) { s.journal.Down(failure{status: status}) }
+
+// Up ends Down.
+func (s *Server) Up() { s.journal.Up() }
+
 // Calls lists the requests received ("PATCH /webhooks/{app}/…"), in
 // order, refused ones included; interaction tokens show as "…".
 func (s *Server) Calls() []string {

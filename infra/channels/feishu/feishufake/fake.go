@@ -67,6 +67,13 @@ func (s *Server) FailNext(status, retryAfter int) {
 	s.journal.Fail(failure{status: status, retryAfter: retryAfter})
 }
 
+// Down makes every call answer status (5xx: Internal Server Error), as
+// when the platform is down, until Up.
+func (s *Server) Down(status int) { s.journal.Down(failure{status: status}) }
+
+// Up ends Down.
+func (s *Server) Up() { s.journal.Up() }
+
 // RevokeTokens makes every token issued so far invalid (code 99991663).
 func (s *Server) RevokeTokens() {
 	s.mu.Lock()

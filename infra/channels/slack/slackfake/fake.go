@@ -72,6 +72,13 @@ func (s *Server) FailNext(status, retryAfter int) {
 	s.journal.Fail(failure{status: status, retryAfter: retryAfter})
 }
 
+// Down makes every call answer status (5xx: Internal Server Error), as
+// when the platform is down, until Up.
+func (s *Server) Down(status int) { s.journal.Down(failure{status: status}) }
+
+// Up ends Down.
+func (s *Server) Up() { s.journal.Up() }
+
 // Calls lists the methods called, in order, refused ones included.
 func (s *Server) Calls() []string {
 	return s.journal.Calls()

@@ -84,6 +84,13 @@ func (s *Server) FailNext(status, retryAfter int) {
 	s.journal.Fail(failure{status: status, retryAfter: retryAfter})
 }
 
+// Down makes every call answer status (5xx: Internal Server Error), as
+// when the platform is down, until Up.
+func (s *Server) Down(status int) { s.journal.Down(failure{status: status}) }
+
+// Up ends Down.
+func (s *Server) Up() { s.journal.Up() }
+
 // FailNextWith makes the next call answer an error with status and
 // Telegram's description, e.g. 400 "Bad Request: can't parse entities: …".
 func (s *Server) FailNextWith(status int, description string) {
