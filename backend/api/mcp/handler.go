@@ -41,17 +41,21 @@ type Deps struct {
 	Scopes       app.HandlerFunc // the route table's scope check; nil: none
 	RateLimit    app.HandlerFunc
 	MaxBodyBytes int
+	// PublicURL is the base URL clients reach the server at, for the
+	// resource metadata; empty: each request's own scheme and host.
+	PublicURL string
 }
 
-// Register installs POST, GET and DELETE /mcp on e; without tools they
-// answer 503.
+// Register installs POST, GET and DELETE /mcp on e (without tools they
+// answer 503) and the resource metadata that says how to authenticate.
 func Register(e *route.Engine, d Deps) {
+	registerMetadata(e, d.PublicURL)
 	h := unavailable
 	if d.Tools != nil {
 		h = handler(d)
 	}
 	for _, m := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
-		e.Handle(m, Path, challenge(), d.Auth, accepted(), scopesOf(d), d.RateLimit, h)
+		e.Handle(m, Path, challenge(d.PublicURL), d.Auth, accepted(), scopesOf(d), d.RateLimit, h)
 	}
 }
 
