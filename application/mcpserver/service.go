@@ -49,13 +49,14 @@ type Workflows interface {
 }
 
 // Deps is what the service needs. Workflows may be nil: then only bots
-// are tools.
+// are tools; Conversations may be nil: then no conversation is readable.
 type Deps struct {
-	Workspaces Workspaces
-	Bots       Bots
-	Chats      Chats
-	Workflows  Workflows
-	Log        *slog.Logger
+	Workspaces    Workspaces
+	Bots          Bots
+	Chats         Chats
+	Workflows     Workflows
+	Conversations Conversations
+	Log           *slog.Logger
 }
 
 // Service assembles and runs the tools.
@@ -102,6 +103,7 @@ type Tool struct {
 	workspaceID int64
 	version     int64 // the workflow version the schema describes
 	params      []wf.Param
+	prompt      string // a bot's persona
 }
 
 type toolKind int

@@ -24,14 +24,15 @@ const instructions = "Pergola's published bots (chat_* tools: send a message, pa
 func newServer(tools *mcpserver.Service, log *slog.Logger, version string) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "pergola", Title: "Pergola", Version: version}, &sdk.ServerOptions{
 		Instructions: instructions, Logger: log,
-		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true},
+			Resources: &sdk.ResourceCapabilities{ListChanged: true}, Prompts: &sdk.PromptCapabilities{ListChanged: true}},
 	})
 	s.AddReceivingMiddleware(toolsMiddleware(tools))
 	return s
 }
 
-// toolsMiddleware answers tools/list and tools/call; everything else goes
-// to the SDK.
+// toolsMiddleware answers tools/list and tools/call, the resources and
+// the prompts; everything else goes to the SDK.
 func toolsMiddleware(tools *mcpserver.Service) sdk.Middleware {
 	return func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
@@ -44,6 +45,16 @@ func toolsMiddleware(tools *mcpserver.Service) sdk.Middleware {
 					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call: unexpected parameters"}
 				}
 				return callTool(ctx, tools, call)
+			case "resources/list":
+				return listResources(ctx, tools, req)
+			case "resources/templates/list":
+				return listTemplates()
+			case "resources/read":
+				return readResource(ctx, tools, req)
+			case "prompts/list":
+				return listPrompts(ctx, tools, req)
+			case "prompts/get":
+				return getPrompt(ctx, tools, req)
 			}
 			return next(ctx, method, req)
 		}

@@ -18,7 +18,7 @@ func mcpSetup(t *testing.T, b backend) (*chatSetup, map[string]string) {
 	t.Helper()
 	c := newChatSetup(t, b)
 	ids := map[string]string{
-		"bot":     c.bot(t, map[string]any{"name": "Shop Helper", "description": "Answers questions about the shop.", "model": map[string]any{"model_id": "fake"}}),
+		"bot":     c.bot(t, map[string]any{"name": "Shop Helper", "description": "Answers questions about the shop.", "prompt": "You are the shop's helper.", "model": map[string]any{"model_id": "fake"}}),
 		"weather": c.workflow(t, "Weather", "Tells the weather of a city.", weatherWorkflow, true),
 		"pick":    c.workflow(t, "Pick_Size", "Orders an item in a size the user picks.", pickSizeFlow, true),
 		"draft":   c.workflow(t, "never_published", "", weatherWorkflow, false),
@@ -53,6 +53,8 @@ func TestMCPServerTools(t *testing.T) {
 			mcpWorkflow(t, cl)
 			mcpWrongArguments(t, cl)
 			mcpQuestion(t, c, ids["pick"])
+			mcpResources(t, c, cl, ids)
+			mcpPrompts(t, cl)
 		})
 	}
 }
