@@ -41,6 +41,8 @@ type Deps struct {
 	Scopes       app.HandlerFunc // the route table's scope check; nil: none
 	RateLimit    app.HandlerFunc
 	MaxBodyBytes int
+	// Changes, when set, tells open sessions when their lists change.
+	Changes Changes
 	// PublicURL is the base URL clients reach the server at, for the
 	// resource metadata; empty: each request's own scheme and host.
 	PublicURL string
@@ -62,8 +64,24 @@ func Register(e *route.Engine, d Deps) {
 // handler adapts the SDK's streamable HTTP handler to hertz and hands it
 // the caller.
 func handler(d Deps) app.HandlerFunc {
-	server := newServer(d.Tools, d.Log, buildVersion())
-	streamable := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, &sdk.StreamableHTTPOptions{
+	var n *notifier
+	if d.Changes != nil {
+		n = newNotifier(d.Tools, d.Log)
+		n.watch(context.Background(), d.Changes) // for the process's life, as the routes
+	}
+	version := buildVersion()
+	shared := newServer(d.Tools, d.Log, version, nil)
+	// Each session gets a server of its own, so that a list_changed
+	// notification reaches only the session whose list changed; a request
+	// of an existing session is served by its own server, and shared only
+	// answers the SDK's question of which protocol versions are spoken.
+	perSession := func(r *http.Request) *sdk.Server {
+		if r.Header.Get("Mcp-Session-Id") != "" {
+			return shared
+		}
+		return newServer(d.Tools, d.Log, version, n)
+	}
+	streamable := sdk.NewStreamableHTTPHandler(perSession, &sdk.StreamableHTTPOptions{
 		Logger: d.Log, SessionTimeout: sessionIdle, MaxRequestBodyBytes: int64(max(d.MaxBodyBytes, 0)),
 	})
 	// The SDK binds each session to TokenInfo.UserID: a session id sent

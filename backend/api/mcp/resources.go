@@ -61,7 +61,7 @@ func readResource(ctx context.Context, svc *mcpserver.Service, req sdk.Request) 
 }
 
 // listPrompts answers prompts/list: the caller's bots' prompts.
-func listPrompts(ctx context.Context, svc *mcpserver.Service, req sdk.Request) (sdk.Result, error) {
+func listPrompts(ctx context.Context, svc *mcpserver.Service, req sdk.Request, seen *lists) (sdk.Result, error) {
 	p, ok := principalOf(req)
 	if !ok {
 		return nil, errUnauthenticated
@@ -70,6 +70,7 @@ func listPrompts(ctx context.Context, svc *mcpserver.Service, req sdk.Request) (
 	if err != nil {
 		return nil, internal(err)
 	}
+	seen.prompts(p, list)
 	out := &sdk.ListPromptsResult{Prompts: make([]*sdk.Prompt, 0, len(list))}
 	for _, pr := range list {
 		out.Prompts = append(out.Prompts, &sdk.Prompt{Name: pr.Name, Title: pr.Title, Description: pr.Description})
