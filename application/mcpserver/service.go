@@ -37,6 +37,7 @@ type Bots interface {
 // Chats starts a chat turn, as Coze's /v3/chat does (chat.Service).
 type Chats interface {
 	Start(ctx context.Context, p identity.Principal, req chatapp.Request, sink chatapp.Sink) (*conversation.Chat, error)
+	Cancel(ctx context.Context, p identity.Principal, conversationID, chatID int64) (*conversation.Chat, error)
 }
 
 // Workflows lists, describes, runs and resumes workflows
