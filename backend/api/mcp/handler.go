@@ -43,6 +43,10 @@ type Deps struct {
 	MaxBodyBytes int
 	// Changes, when set, tells open sessions when their lists change.
 	Changes Changes
+	// Sessions, when set (Redis), lets every process serve the requests
+	// of a session another process opened; nil: a session is served only
+	// by the process that opened it.
+	Sessions SessionStore
 	// PublicURL is the base URL clients reach the server at, for the
 	// resource metadata; empty: each request's own scheme and host.
 	PublicURL string
@@ -76,14 +80,24 @@ func handler(d Deps) app.HandlerFunc {
 	// of an existing session is served by its own server, and shared only
 	// answers the SDK's question of which protocol versions are spoken.
 	perSession := func(r *http.Request) *sdk.Server {
-		if r.Header.Get("Mcp-Session-Id") != "" {
+		if r.Header.Get(sessionHeader) != "" {
 			return shared
 		}
-		return newServer(d.Tools, d.Log, version, n)
+		srv := newServer(d.Tools, d.Log, version, n)
+		if h, ok := r.Context().Value(holderKey{}).(*holder); ok {
+			h.server = srv
+		}
+		return srv
 	}
-	streamable := sdk.NewStreamableHTTPHandler(perSession, &sdk.StreamableHTTPOptions{
-		Logger: d.Log, SessionTimeout: sessionIdle, MaxRequestBodyBytes: int64(max(d.MaxBodyBytes, 0)),
+	limit := int64(max(d.MaxBodyBytes, 0))
+	var streamable http.Handler = sdk.NewStreamableHTTPHandler(perSession, &sdk.StreamableHTTPOptions{
+		Logger: d.Log, SessionTimeout: sessionIdle, MaxRequestBodyBytes: limit,
 	})
+	if d.Sessions != nil {
+		streamable = &sessions{store: d.Sessions, stateful: streamable, local: map[string]heldSession{},
+			stateless: sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return shared },
+				&sdk.StreamableHTTPOptions{Stateless: true, Logger: d.Log, MaxRequestBodyBytes: limit})}
+	}
 	// The SDK binds each session to TokenInfo.UserID: a session id sent
 	// with another token is refused, so a leaked id is useless alone.
 	bound := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(streamable)

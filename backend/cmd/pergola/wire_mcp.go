@@ -9,6 +9,9 @@ import (
 	identityapp "github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/application/mcpserver"
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
+	mcpapi "github.com/pergola-ai/pergola/backend/api/mcp"
+	"github.com/pergola-ai/pergola/backend/config"
+	"github.com/pergola-ai/pergola/infra/redis"
 )
 
 // newMCP builds the tools of the MCP server at /mcp: the published bots
@@ -21,4 +24,14 @@ func newMCP(ident *identityapp.Service, bots *botapp.Service, chats *chatapp.Ser
 		d.Workflows = workflows // a nil *Service in the interface would not read as "no workflows"
 	}
 	return mcpserver.New(d)
+}
+
+// mcpSessions is where every process finds which token opened an MCP
+// session: Redis when configured; nil otherwise (one process serves its
+// own sessions).
+func mcpSessions(shared *kv, cfg config.Config) mcpapi.SessionStore {
+	if shared.redis == nil {
+		return nil
+	}
+	return redis.NewCache(shared.redis, cfg.RedisPrefix)
 }
