@@ -4,53 +4,35 @@ import (
 	"context"
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/pergola-ai/pergola/infra/fakellm"
 )
 
-// TestMCPServerCancel: a client that cancels a tool call
-// (notifications/cancelled) cancels what the call runs: the bot's chat
-// turn ends canceled, the workflow run ends cancelled, while the model
-// is still thinking.
-func TestMCPServerCancel(t *testing.T) {
-	for _, b := range backends() {
-		t.Run(b.name, func(t *testing.T) {
-			llm := fakellm.New(fakellm.WithFirstTokenLatency(30 * time.Second))
-			url, err := llm.Listen("127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = llm.Close() })
-			s := startServer(t, b.env(t))
-			s.call(t, "POST", "/api/admin/models", bootstrapToken, map[string]any{"id": "fake", "provider": "openai",
-				"base_url": url, "api_key": "k", "model": "fake"}).must(t, 201)
-			ws := s.call(t, "GET", "/v1/workspaces", bootstrapToken, nil).must(t, 200)
-			c := &chatSetup{s: s, llm: llm, ws: str(items(t, ws.data, "workspaces")[0], "id")}
-			c.bot(t, map[string]any{"name": "Slow", "model": map[string]any{"model_id": "fake"}})
-			poem := c.workflow(t, "Poem", "", poemWorkflow, true)
-			cl, err := s.connectMCP(t, bootstrapToken, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			started := cancelledCall(t, cl, "chat_slow", map[string]any{"message": "take your time"}, "slow-chat")
-			ids := regexp.MustCompile(`chat (\d+) of conversation (\d+)`).FindStringSubmatch(started)
-			if ids == nil {
-				t.Fatalf("chat progress %q names no chat", started)
-			}
-			waitFor(t, "the chat to end canceled", func() bool {
-				r := s.call(t, "GET", "/v3/chat/retrieve?conversation_id="+ids[2]+"&chat_id="+ids[1], bootstrapToken, nil).must(t, 200)
-				return str(r.data, "status") == "canceled"
-			})
-			cancelledCall(t, cl, "wf_poem", map[string]any{"topic": "patience"}, "slow-wf")
-			waitFor(t, "the run to end cancelled", func() bool {
-				runs := items(t, s.call(t, "GET", "/api/workflows/"+poem+"/runs", bootstrapToken, nil).must(t, 200).data, "items")
-				return len(runs) == 1 && str(runs[0], "status") == "cancelled"
-			})
-		})
+// mcpCancel: a client that cancels a tool call (notifications/cancelled)
+// cancels what the call runs: the bot's chat turn ends canceled, the
+// workflow run ends cancelled, while the model is still thinking.
+func mcpCancel(t *testing.T, c *chatSetup) {
+	t.Helper()
+	c.bot(t, map[string]any{"name": "Slow", "model": map[string]any{"model_id": "fake"}})
+	poem := c.workflow(t, "Poem", "", poemWorkflow, true)
+	cl, err := c.s.connectMCP(t, bootstrapToken, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
+	started := cancelledCall(t, cl, "chat_slow", map[string]any{"message": "take your time"}, "slow-chat")
+	ids := regexp.MustCompile(`chat (\d+) of conversation (\d+)`).FindStringSubmatch(started)
+	if ids == nil {
+		t.Fatalf("chat progress %q names no chat", started)
+	}
+	waitFor(t, "the chat to end canceled", func() bool {
+		r := c.s.call(t, "GET", "/v3/chat/retrieve?conversation_id="+ids[2]+"&chat_id="+ids[1], bootstrapToken, nil).must(t, 200)
+		return str(r.data, "status") == "canceled"
+	})
+	cancelledCall(t, cl, "wf_poem", map[string]any{"topic": "patience"}, "slow-wf")
+	waitFor(t, "the run to end cancelled", func() bool {
+		runs := items(t, c.s.call(t, "GET", "/api/workflows/"+poem+"/runs", bootstrapToken, nil).must(t, 200).data, "items")
+		return len(runs) == 1 && str(runs[0], "status") == "cancelled"
+	})
 }
 
 // cancelledCall calls a tool, cancels the call once its first progress
