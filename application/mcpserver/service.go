@@ -1,6 +1,8 @@
 // Package mcpserver exposes a workspace's published bots and workflows as
 // the tools of an MCP server: it assembles the tool list a caller may see
-// and runs a call through the chat runtime or the workflow engine. It knows
+// and runs a call through the chat runtime or the workflow engine. The
+// same catalog gives the resources (each tool described, a conversation's
+// messages) and the prompts (each bot's published prompt). It knows
 // nothing of the MCP wire: the HTTP edge turns Tool and Result into the
 // protocol's types and gives each call a Client for what the MCP client can
 // do (answer questions, receive progress).

@@ -14,7 +14,9 @@ import (
 
 // instructions tell the client's model what the server offers.
 const instructions = "Pergola's published bots (chat_* tools: send a message, pass the conversation_id of an answer to continue " +
-	"the conversation) and published workflows (wf_* tools: the workflow's parameters in, its output out)."
+	"the conversation) and published workflows (wf_* tools: the workflow's parameters in, its output out). " +
+	"Resources describe each tool (pergola://bots/{id}, pergola://workflows/{id}) and hold a conversation's messages " +
+	"(pergola://conversations/{conversation_id}/messages); prompts are the bots' published prompts."
 
 // newServer returns the one MCP server every session shares. Its tools are
 // not registered with the SDK: a receiving middleware answers tools/list
