@@ -198,3 +198,17 @@ func Bot(id int64) string { return "bot:" + strconv.FormatInt(id, 10) }
 
 // Workflow tags entries that depend on workflow id.
 func Workflow(id int64) string { return "workflow:" + strconv.FormatInt(id, 10) }
+
+// Watch calls fn with the tags of every invalidation this process makes
+// or hears from the others (All when a resubscription may have missed
+// some), for what must react to changes rather than cache them. fn must
+// not block.
+func (h *Hub) Watch(fn func(tags []string)) {
+	if h != nil {
+		h.register(watcher(fn))
+	}
+}
+
+type watcher func(tags []string)
+
+func (w watcher) drop(tags []string) { w(tags) }

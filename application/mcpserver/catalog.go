@@ -95,7 +95,7 @@ func (s *Service) botTools(ctx context.Context, p identity.Principal, workspaceI
 			desc = fmt.Sprintf(defaultBotDesc, cfg.Name)
 		}
 		out = append(out, Tool{Name: cfg.Name, Title: cfg.Name, Description: desc, InputSchema: chatInputSchema(),
-			OutputSchema: chatOutputSchema(), kind: botTool, id: b.ID, workspaceID: workspaceID})
+			OutputSchema: chatOutputSchema(), kind: botTool, id: b.ID, workspaceID: workspaceID, prompt: cfg.Prompt})
 	}
 	return out, nil
 }

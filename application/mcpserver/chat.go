@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	chatapp "github.com/pergola-ai/pergola/application/chat"
 	"github.com/pergola-ai/pergola/domain/conversation"
+	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
 )
 
@@ -29,8 +31,12 @@ func (s *Service) chat(ctx context.Context, p identity.Principal, t *Tool, args 
 	if err != nil {
 		return nil, err
 	}
-	c.Progress(ctx, 0, "chat "+strconv.FormatInt(started.ID, 10)+" started")
+	c.Progress(ctx, 0, "chat "+strconv.FormatInt(started.ID, 10)+" of conversation "+strconv.FormatInt(started.ConversationID, 10)+" started")
 	chat, answer, err := col.wait(ctx, c)
+	if err != nil && ctx.Err() != nil {
+		s.cancelChat(ctx, p, started)
+		return nil, err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -155,5 +161,18 @@ func (c *collector) wait(ctx context.Context, client Client) (*conversation.Chat
 		if done && chat != nil {
 			return chat, answer, nil
 		}
+	}
+}
+
+// cancelTimeout bounds the cancelling of a chat whose call was cancelled.
+const cancelTimeout = 5 * time.Second
+
+// cancelChat stops the turn of a call the client cancelled (the turn runs
+// detached from the call, as every chat turn does): it ends cancelled.
+func (s *Service) cancelChat(ctx context.Context, p identity.Principal, chat *conversation.Chat) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelTimeout)
+	defer cancel()
+	if _, err := s.d.Chats.Cancel(ctx, p, chat.ConversationID, chat.ID); err != nil && !errors.Is(err, errs.ErrConflict) {
+		s.d.Log.WarnContext(ctx, "mcp: a cancelled call's chat not cancelled", "chat", chat.ID, "err", err)
 	}
 }

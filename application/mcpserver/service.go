@@ -1,6 +1,8 @@
 // Package mcpserver exposes a workspace's published bots and workflows as
 // the tools of an MCP server: it assembles the tool list a caller may see
-// and runs a call through the chat runtime or the workflow engine. It knows
+// and runs a call through the chat runtime or the workflow engine. The
+// same catalog gives the resources (each tool described, a conversation's
+// messages) and the prompts (each bot's published prompt). It knows
 // nothing of the MCP wire: the HTTP edge turns Tool and Result into the
 // protocol's types and gives each call a Client for what the MCP client can
 // do (answer questions, receive progress).
@@ -37,6 +39,7 @@ type Bots interface {
 // Chats starts a chat turn, as Coze's /v3/chat does (chat.Service).
 type Chats interface {
 	Start(ctx context.Context, p identity.Principal, req chatapp.Request, sink chatapp.Sink) (*conversation.Chat, error)
+	Cancel(ctx context.Context, p identity.Principal, conversationID, chatID int64) (*conversation.Chat, error)
 }
 
 // Workflows lists, describes, runs and resumes workflows
@@ -49,13 +52,14 @@ type Workflows interface {
 }
 
 // Deps is what the service needs. Workflows may be nil: then only bots
-// are tools.
+// are tools; Conversations may be nil: then no conversation is readable.
 type Deps struct {
-	Workspaces Workspaces
-	Bots       Bots
-	Chats      Chats
-	Workflows  Workflows
-	Log        *slog.Logger
+	Workspaces    Workspaces
+	Bots          Bots
+	Chats         Chats
+	Workflows     Workflows
+	Conversations Conversations
+	Log           *slog.Logger
 }
 
 // Service assembles and runs the tools.
@@ -102,6 +106,7 @@ type Tool struct {
 	workspaceID int64
 	version     int64 // the workflow version the schema describes
 	params      []wf.Param
+	prompt      string // a bot's persona
 }
 
 type toolKind int

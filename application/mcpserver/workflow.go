@@ -23,6 +23,8 @@ const maxQuestions = 20
 // answers its questions through the client, when it can ask. It reports
 // a progress step per finished node.
 func (s *Service) runWorkflow(ctx context.Context, p identity.Principal, t *Tool, args map[string]any, c Client) (*Result, error) {
+	ctx, stop := cancellable(ctx)
+	defer stop()
 	pr, err := s.d.Workflows.Prepare(ctx, p, workflowapp.RunRequest{WorkflowID: t.id, Version: t.version, Params: args, Mode: workflow.RunSync})
 	if err != nil {
 		return nil, err
@@ -156,4 +158,13 @@ func (n *nodeProgress) Emit(e wf.Event) {
 		label = e.Record.NodeID
 	}
 	n.client.Progress(n.ctx, n.done, fmt.Sprintf("node %s (%s) %s", label, e.Record.Type, e.Record.Status))
+}
+
+// cancellable returns a context cancelled with workflowapp.ErrCancelled
+// when ctx is (the client cancelled its call), so the run is stored as
+// cancelled rather than failed; stop releases it.
+func cancellable(ctx context.Context) (context.Context, func()) {
+	run, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	unhook := context.AfterFunc(ctx, func() { cancel(workflowapp.ErrCancelled) })
+	return run, func() { unhook(); cancel(nil) }
 }

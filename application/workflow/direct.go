@@ -81,6 +81,9 @@ func (pr *Prepared) executeDirect(ctx context.Context, events wf.EventSink) (*Ou
 	res, err := s.d.Engine.Run(withCaller(ctx, pr.caller), pr.compiled, wf.RunInput{RunID: run.ID, Params: pr.req.Params,
 		Stream: pr.req.Stream, Events: events, Scope: scope, OwnHistory: true})
 	out := outcomeOf(run, res, err)
+	if out.Failure != nil && errors.Is(context.Cause(ctx), ErrCancelled) {
+		run.Status = workflow.RunCancelled
+	}
 	if out.Interrupt != nil { // CanInterrupt said it could not: keep the promise of a finished run
 		out.Failure = &wf.RunError{Message: "the run stopped for an answer, which a direct run cannot take", Result: out.Result}
 		out.Interrupt = nil

@@ -59,7 +59,7 @@ func (s *Service) execute(ctx context.Context, j job, events wf.EventSink) (*Out
 	if cause := context.Cause(runCtx); out.Failure != nil && errors.Is(cause, errLeaseLost) {
 		s.d.Log.Warn("workflow run lost its lease; another process runs it", "run", run.ID)
 		return out, nil
-	} else if out.Failure != nil && errors.Is(cause, errCancelled) {
+	} else if out.Failure != nil && errors.Is(cause, ErrCancelled) {
 		run.Status = workflow.RunCancelled
 	}
 	err = s.finish(ctx, out, !j.unleased)
@@ -69,9 +69,11 @@ func (s *Service) execute(ctx context.Context, j job, events wf.EventSink) (*Out
 	return out, err
 }
 
-// The causes of a run stopped by its heartbeat.
+// The causes of a run stopped by its heartbeat. ErrCancelled is also the
+// cause a caller cancels a run's context with to have the run stored as
+// cancelled rather than failed (an MCP client that cancelled its call).
 var (
-	errCancelled = errors.New("the run was cancelled")
+	ErrCancelled = errors.New("the run was cancelled")
 	errLeaseLost = errors.New("the run's lease was lost")
 )
 
@@ -94,7 +96,7 @@ func (s *Service) heartbeat(ctx context.Context, runID int64, cancel context.Can
 			cancelled, err := s.d.States.Renew(context.WithoutCancel(ctx), runID, s.d.Owner, time.Now().Add(s.d.Lease))
 			switch {
 			case cancelled:
-				cancel(errCancelled)
+				cancel(ErrCancelled)
 			case err != nil && errors.Is(err, errs.ErrConflict):
 				cancel(errLeaseLost)
 			case err != nil:

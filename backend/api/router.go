@@ -53,6 +53,9 @@ type Deps struct {
 	Inbound      *channelapp.Runtime   // the channels' inbound events; nil: answered 503
 	WebChat      *webchatapp.Service   // the hosted web chat; nil: answered 503
 	MCP          *mcpserver.Service    // the MCP server's tools; nil: /mcp answered 503
+	PublicURL    string                // the base URL clients reach the server at; empty: each request's own
+	MCPChanges   mcpapi.Changes        // what tells open MCP sessions that their lists changed; nil: nothing
+	MCPSessions  mcpapi.SessionStore   // which token opened each MCP session, for every process (Redis); nil: per process
 	Usage        *usageapp.Service     // GET /api/usage; nil: answered 503
 	Apps         *appapp.Service       // /api/apps; nil: answered 503
 	Files        *fileapp.Service      // /v1/files; nil: answered 503
@@ -121,7 +124,7 @@ func Register(e *route.Engine, d Deps) {
 	registerTraces(consoleGroup, d)
 	registerKnowledge(consoleGroup, d)
 	mcpapi.Register(e, mcpapi.Deps{Tools: d.MCP, Log: d.Log, Auth: middleware.Auth(d.Identity, guard), Scopes: scopes,
-		RateLimit: middleware.RateLimit(d.Limiter, d.RateLimit), MaxBodyBytes: d.MaxBodyBytes})
+		RateLimit: middleware.RateLimit(d.Limiter, d.RateLimit), MaxBodyBytes: d.MaxBodyBytes, PublicURL: d.PublicURL, Changes: d.MCPChanges, Sessions: d.MCPSessions})
 }
 
 func registerConsole(g *route.RouterGroup, d Deps, ident console.Identity) {

@@ -12,21 +12,26 @@ import (
 )
 
 // wwwAuthenticate is the challenge of a refused MCP request: MCP clients
-// read it to learn that a bearer token is wanted.
-const wwwAuthenticate = `Bearer realm="pergola", error="invalid_token", error_description="send a personal access token as Authorization: Bearer <token>"`
+// read it to learn that a bearer token is wanted, and where the protected
+// resource metadata (RFC 9728) says how to get one.
+func wwwAuthenticate(base string) string {
+	return `Bearer realm="pergola", resource_metadata="` + base + MetadataPathOfMCP +
+		`", error="invalid_token", error_description="send a personal access token as Authorization: Bearer <token>"`
+}
 
 // challenge readies the MCP surface's authentication: only a bearer token
 // counts (no console cookie, so no cross-site request can ride on a
 // browser's session), a request without one is refused at once, and any
 // refusal by the guards that follow carries the WWW-Authenticate
 // challenge the MCP specification asks for.
-func challenge() app.HandlerFunc {
+func challenge(publicURL string) app.HandlerFunc {
 	return func(ctx context.Context, c *app.RequestContext) {
 		c.Request.Header.DelCookie(middleware.SessionCookie)
-		c.Header("WWW-Authenticate", wwwAuthenticate)
+		c.Header("WWW-Authenticate", wwwAuthenticate(baseURL(c, publicURL)))
 		if !hasBearer(c) {
 			httpx.FailWith(c, http.StatusUnauthorized, httpx.CodeUnauthenticated,
-				"the MCP server needs a personal access token: send Authorization: Bearer <token>")
+				"the MCP server needs a personal access token: send Authorization: Bearer <token> (create one with POST /api/tokens; "+
+					MetadataPathOfMCP+" says more)")
 			c.Abort()
 			return
 		}

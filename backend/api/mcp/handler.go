@@ -41,27 +41,63 @@ type Deps struct {
 	Scopes       app.HandlerFunc // the route table's scope check; nil: none
 	RateLimit    app.HandlerFunc
 	MaxBodyBytes int
+	// Changes, when set, tells open sessions when their lists change.
+	Changes Changes
+	// Sessions, when set (Redis), lets every process serve the requests
+	// of a session another process opened; nil: a session is served only
+	// by the process that opened it.
+	Sessions SessionStore
+	// PublicURL is the base URL clients reach the server at, for the
+	// resource metadata; empty: each request's own scheme and host.
+	PublicURL string
 }
 
-// Register installs POST, GET and DELETE /mcp on e; without tools they
-// answer 503.
+// Register installs POST, GET and DELETE /mcp on e (without tools they
+// answer 503) and the resource metadata that says how to authenticate.
 func Register(e *route.Engine, d Deps) {
+	registerMetadata(e, d.PublicURL)
 	h := unavailable
 	if d.Tools != nil {
 		h = handler(d)
 	}
 	for _, m := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
-		e.Handle(m, Path, challenge(), d.Auth, accepted(), scopesOf(d), d.RateLimit, h)
+		e.Handle(m, Path, challenge(d.PublicURL), d.Auth, accepted(), scopesOf(d), d.RateLimit, h)
 	}
 }
 
 // handler adapts the SDK's streamable HTTP handler to hertz and hands it
 // the caller.
 func handler(d Deps) app.HandlerFunc {
-	server := newServer(d.Tools, d.Log, buildVersion())
-	streamable := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, &sdk.StreamableHTTPOptions{
-		Logger: d.Log, SessionTimeout: sessionIdle, MaxRequestBodyBytes: int64(max(d.MaxBodyBytes, 0)),
+	var n *notifier
+	if d.Changes != nil {
+		n = newNotifier(d.Tools, d.Log)
+		n.watch(context.Background(), d.Changes) // for the process's life, as the routes
+	}
+	version := buildVersion()
+	shared := newServer(d.Tools, d.Log, version, nil)
+	// Each session gets a server of its own, so that a list_changed
+	// notification reaches only the session whose list changed; a request
+	// of an existing session is served by its own server, and shared only
+	// answers the SDK's question of which protocol versions are spoken.
+	perSession := func(r *http.Request) *sdk.Server {
+		if r.Header.Get(sessionHeader) != "" {
+			return shared
+		}
+		srv := newServer(d.Tools, d.Log, version, n)
+		if h, ok := r.Context().Value(holderKey{}).(*holder); ok {
+			h.server = srv
+		}
+		return srv
+	}
+	limit := int64(max(d.MaxBodyBytes, 0))
+	var streamable http.Handler = sdk.NewStreamableHTTPHandler(perSession, &sdk.StreamableHTTPOptions{
+		Logger: d.Log, SessionTimeout: sessionIdle, MaxRequestBodyBytes: limit,
 	})
+	if d.Sessions != nil {
+		streamable = &sessions{store: d.Sessions, stateful: streamable, local: map[string]heldSession{},
+			stateless: sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return shared },
+				&sdk.StreamableHTTPOptions{Stateless: true, Logger: d.Log, MaxRequestBodyBytes: limit})}
+	}
 	// The SDK binds each session to TokenInfo.UserID: a session id sent
 	// with another token is refused, so a leaked id is useless alone.
 	bound := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(streamable)

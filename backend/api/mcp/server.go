@@ -14,43 +14,56 @@ import (
 
 // instructions tell the client's model what the server offers.
 const instructions = "Pergola's published bots (chat_* tools: send a message, pass the conversation_id of an answer to continue " +
-	"the conversation) and published workflows (wf_* tools: the workflow's parameters in, its output out)."
+	"the conversation) and published workflows (wf_* tools: the workflow's parameters in, its output out). " +
+	"Resources describe each tool (pergola://bots/{id}, pergola://workflows/{id}) and hold a conversation's messages " +
+	"(pergola://conversations/{conversation_id}/messages); prompts are the bots' published prompts."
 
 // newServer returns the one MCP server every session shares. Its tools are
 // not registered with the SDK: a receiving middleware answers tools/list
 // and tools/call from the caller's own tools on every request, so a token
 // never sees or calls another workspace's tools and a publication shows at
 // once.
-func newServer(tools *mcpserver.Service, log *slog.Logger, version string) *sdk.Server {
+func newServer(tools *mcpserver.Service, log *slog.Logger, version string, n *notifier) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "pergola", Title: "Pergola", Version: version}, &sdk.ServerOptions{
 		Instructions: instructions, Logger: log,
-		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true},
+			Resources: &sdk.ResourceCapabilities{ListChanged: true}, Prompts: &sdk.PromptCapabilities{ListChanged: true}},
 	})
-	s.AddReceivingMiddleware(toolsMiddleware(tools))
+	s.AddReceivingMiddleware(toolsMiddleware(tools, &lists{server: s, n: n}))
 	return s
 }
 
-// toolsMiddleware answers tools/list and tools/call; everything else goes
-// to the SDK.
-func toolsMiddleware(tools *mcpserver.Service) sdk.Middleware {
+// toolsMiddleware answers tools/list and tools/call, the resources and
+// the prompts; everything else goes to the SDK.
+func toolsMiddleware(tools *mcpserver.Service, seen *lists) sdk.Middleware {
 	return func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 			switch method {
 			case "tools/list":
-				return listTools(ctx, tools, req)
+				return listTools(ctx, tools, req, seen)
 			case "tools/call":
 				call, ok := req.(*sdk.CallToolRequest)
 				if !ok {
 					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call: unexpected parameters"}
 				}
 				return callTool(ctx, tools, call)
+			case "resources/list":
+				return listResources(ctx, tools, req)
+			case "resources/templates/list":
+				return listTemplates()
+			case "resources/read":
+				return readResource(ctx, tools, req)
+			case "prompts/list":
+				return listPrompts(ctx, tools, req, seen)
+			case "prompts/get":
+				return getPrompt(ctx, tools, req)
 			}
 			return next(ctx, method, req)
 		}
 	}
 }
 
-func listTools(ctx context.Context, tools *mcpserver.Service, req sdk.Request) (sdk.Result, error) {
+func listTools(ctx context.Context, tools *mcpserver.Service, req sdk.Request, seen *lists) (sdk.Result, error) {
 	p, ok := principalOf(req)
 	if !ok {
 		return nil, errUnauthenticated
@@ -59,6 +72,7 @@ func listTools(ctx context.Context, tools *mcpserver.Service, req sdk.Request) (
 	if err != nil {
 		return nil, internal(err)
 	}
+	seen.tools(p, list)
 	out := &sdk.ListToolsResult{Tools: make([]*sdk.Tool, 0, len(list))}
 	for _, t := range list {
 		tool := &sdk.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema}

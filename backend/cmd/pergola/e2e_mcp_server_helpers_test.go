@@ -32,18 +32,23 @@ type mcpClient struct {
 	session  *mcp.ClientSession
 	mu       sync.Mutex
 	progress map[any][]string
+	changed  map[string]int // list_changed notifications received, by list
 }
 
 // connectMCP opens an MCP session with token; answer, when set, makes the
 // client declare elicitation and answer questions with it.
 func (s *testServer) connectMCP(t *testing.T, token string, answer func(*mcp.ElicitRequest) (*mcp.ElicitResult, error)) (*mcpClient, error) {
 	t.Helper()
-	c := &mcpClient{progress: map[any][]string{}}
+	c := &mcpClient{progress: map[any][]string{}, changed: map[string]int{}}
 	opts := &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		c.progress[r.Params.ProgressToken] = append(c.progress[r.Params.ProgressToken], r.Params.Message)
-	}}
+	},
+		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) { c.count("tools") },
+		PromptListChangedHandler:   func(context.Context, *mcp.PromptListChangedRequest) { c.count("prompts") },
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { c.count("resources") },
+	}
 	if answer != nil {
 		opts.ElicitationHandler = func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return answer(r) }
 	}
@@ -171,4 +176,27 @@ func (s *testServer) postRaw(t *testing.T, path, token, cookie string, body any)
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
 	return strconv.Itoa(resp.StatusCode) + " " + string(raw)
+}
+
+func (c *mcpClient) count(list string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.changed[list]++
+}
+
+// waitChanged waits until the client received at least n list_changed
+// notifications of list, polling briefly; it returns how many it got.
+func (c *mcpClient) waitChanged(list string, n int) int {
+	for range 250 {
+		c.mu.Lock()
+		got := c.changed[list]
+		c.mu.Unlock()
+		if got >= n {
+			return got
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.changed[list]
 }

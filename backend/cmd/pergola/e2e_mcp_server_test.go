@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -16,7 +18,7 @@ func mcpSetup(t *testing.T, b backend) (*chatSetup, map[string]string) {
 	t.Helper()
 	c := newChatSetup(t, b)
 	ids := map[string]string{
-		"bot":     c.bot(t, map[string]any{"name": "Shop Helper", "description": "Answers questions about the shop.", "model": map[string]any{"model_id": "fake"}}),
+		"bot":     c.bot(t, map[string]any{"name": "Shop Helper", "description": "Answers questions about the shop.", "prompt": "You are the shop's helper.", "model": map[string]any{"model_id": "fake"}}),
 		"weather": c.workflow(t, "Weather", "Tells the weather of a city.", weatherWorkflow, true),
 		"pick":    c.workflow(t, "Pick_Size", "Orders an item in a size the user picks.", pickSizeFlow, true),
 		"draft":   c.workflow(t, "never_published", "", weatherWorkflow, false),
@@ -51,6 +53,8 @@ func TestMCPServerTools(t *testing.T) {
 			mcpWorkflow(t, cl)
 			mcpWrongArguments(t, cl)
 			mcpQuestion(t, c, ids["pick"])
+			mcpResources(t, c, cl, ids)
+			mcpPrompts(t, cl)
 		})
 	}
 }
@@ -229,6 +233,7 @@ func TestMCPServerAuthAndTenancy(t *testing.T) {
 			}
 			mcpOtherUser(t, c)
 			mcpSessionBinding(t, c, clB)
+			mcpResourceMetadata(t, c)
 		})
 	}
 }
@@ -276,4 +281,33 @@ func keys(m map[string]*mcp.Tool) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// mcpResourceMetadata: the 401's challenge names the protected resource
+// metadata (RFC 9728), which a client without a token can read: the /mcp
+// URL as the resource, bearer tokens in the header, and how to create
+// one, with no authorization server claimed.
+func mcpResourceMetadata(t *testing.T, c *chatSetup) {
+	t.Helper()
+	r := c.s.call(t, "POST", "/mcp", "", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+	want := `resource_metadata="` + c.s.base + `/.well-known/oauth-protected-resource/mcp"`
+	if !strings.Contains(r.header.Get("WWW-Authenticate"), want) {
+		t.Fatalf("WWW-Authenticate %q lacks %s", r.header.Get("WWW-Authenticate"), want)
+	}
+	for _, path := range []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"} {
+		resp, err := http.Get(c.s.base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var md map[string]any
+		err = json.NewDecoder(resp.Body).Decode(&md)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Fatalf("GET %s: %d %v", path, resp.StatusCode, err)
+		}
+		if md["resource"] != c.s.base+"/mcp" || !strings.Contains(fmt.Sprint(md["bearer_methods_supported"]), "header") ||
+			!strings.Contains(str(md, "pergola_token_instructions"), "POST /api/tokens") || md["authorization_servers"] != nil {
+			t.Fatalf("GET %s = %v", path, md)
+		}
+	}
 }
