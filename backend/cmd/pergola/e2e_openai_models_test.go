@@ -72,11 +72,11 @@ func TestOpenAIModelsAndErrors(t *testing.T) {
 
 			hi := []map[string]any{{"role": "user", "content": "hi"}}
 			e := oaError(t, s.call(t, "POST", "/v1/chat/completions", "pat_wrong", map[string]any{"model": botID, "messages": hi}), 401)
-			if e["type"] != "authentication_error" || e["code"] != "invalid_api_key" || str(e, "message") == "" {
+			if e["type"] != "invalid_request_error" || e["code"] != "invalid_api_key" || str(e, "message") == "" {
 				t.Fatalf("bad key: %v", e)
 			}
 			e = oaError(t, s.call(t, "GET", "/v1/models", "", nil), 401)
-			if e["type"] != "authentication_error" {
+			if e["type"] != "invalid_request_error" {
 				t.Fatalf("no key: %v", e)
 			}
 			e = oaError(t, s.call(t, "POST", "/v1/chat/completions", bootstrapToken, map[string]any{"model": "999999999999", "messages": hi}), 404)
@@ -91,6 +91,20 @@ func TestOpenAIModelsAndErrors(t *testing.T) {
 			e = oaError(t, s.call(t, "GET", "/v1/chat/completions", bootstrapToken, nil), 405)
 			if !strings.Contains(str(e, "message"), "GET") {
 				t.Fatalf("wrong method: %v", e)
+			}
+
+			// Any other /v1 path is OpenAI's unknown URL; Coze's voice and template
+			// routes say they are not supported, in a body both SDKs read.
+			e = oaError(t, s.call(t, "POST", "/v1/batches", bootstrapToken, map[string]any{}), 404)
+			if e["type"] != "invalid_request_error" || !strings.Contains(str(e, "message"), "POST /v1/batches") {
+				t.Fatalf("unknown /v1 route: %v", e)
+			}
+			for _, path := range []string{"/v1/audio/speech", "/v1/templates/7/duplicate"} {
+				r := s.call(t, "POST", path, bootstrapToken, map[string]any{})
+				e, _ := r.raw["error"].(map[string]any)
+				if r.status != 501 || r.code != 5010 || !strings.HasPrefix(r.msg, "not supported") || e["message"] != r.msg {
+					t.Fatalf("%s: %d %v", path, r.status, r.raw)
+				}
 			}
 
 			// Elsewhere Pergola's envelope stays, and a 405 has its own code.
