@@ -239,14 +239,17 @@ func TestCozeStreamedErrorsReachTheSDK(t *testing.T) {
 }
 
 // TestCozeBotRetrieveListsBoundWorkflows: bots.retrieve shows the
-// workflows a bot binds in workflow_info_list, published and draft.
+// workflows a bot binds in workflow_info_list, and its plugins (a
+// built-in's name and tools described) in plugin_info_list, published and
+// draft.
 func TestCozeBotRetrieveListsBoundWorkflows(t *testing.T) {
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
 			c := newChatSetup(t, b)
 			weather := c.workflow(t, "weather_report", "tells the weather of a city", weatherWorkflow, true)
+			calc := calculatorID(t, c.s, c.ws)
 			botID := c.bot(t, map[string]any{"name": "W", "prompt": "p", "model": map[string]any{"model_id": "fake"},
-				"workflows": []map[string]any{{"workflow_id": weather}}})
+				"workflows": []map[string]any{{"workflow_id": weather}}, "plugins": []map[string]any{{"plugin_id": calc, "tool": "evaluate"}}})
 			for _, q := range []string{"", "?is_published=false"} {
 				got := c.s.call(t, "GET", "/v1/bots/"+botID+q, bootstrapToken, nil).must(t, 200)
 				list := items(t, got.data, "workflow_info_list")
@@ -256,6 +259,13 @@ func TestCozeBotRetrieveListsBoundWorkflows(t *testing.T) {
 				}
 				if _, ok := list[0]["icon_url"]; !ok {
 					t.Fatalf("icon_url missing: %v", list[0])
+				}
+				plugins := items(t, got.data, "plugin_info_list")
+				if len(plugins) != 1 || str(plugins[0], "plugin_id") != calc || str(plugins[0], "name") != "Calculator" || str(plugins[0], "description") == "" {
+					t.Fatalf("plugin_info_list%s = %v", q, plugins)
+				}
+				if apis := items(t, plugins[0], "api_info_list"); len(apis) != 1 || str(apis[0], "name") != "evaluate" || str(apis[0], "description") == "" {
+					t.Fatalf("api_info_list%s = %v", q, apis)
 				}
 			}
 		})
