@@ -2335,7 +2335,7 @@ export interface paths {
          *
          *     The answer is an OpenAI `chat.completion`, or with `stream: true` `data: <chat.completion.chunk>` lines ending with `data: [DONE]`. When the bot calls one of its client tools the reply carries `tool_calls` and `finish_reason: tool_calls`; run the tools and send the conversation again with the assistant message (with its `tool_calls`) and one `tool` message per call. When the run fails after it started (the model or a tool broke), a non-streamed answer is 502 with a `server_error` saying why; a stream sends `data: {"error":{...}}` before `data: [DONE]`.
          *
-         *     Needs the `chat` scope and membership of the bot's workspace. Every error on this route, those of authentication, body size and rate limiting included, uses OpenAI's shape `{"error":{"message","type","param","code"}}` (ChatCompletionError), so OpenAI clients show status and message: 400 (`invalid_request_error`, `param` naming the field) for a bot never published, no messages, an unknown role, content that is neither a string nor an array of parts, a `tool` message answering no earlier tool call, a last message that is not `user` or `tool`, or tools or a tool_choice that cannot be honoured; 401 (`authentication_error`, `invalid_api_key`); 403 (`permission_error`) when the token lacks the `chat` scope; 404 (`invalid_request_error`, `model_not_found`) for a `model` that is not a bot id or an unknown or unreachable bot; 413 (`request_too_large`); 429 (`rate_limit_error`, `rate_limit_exceeded`); 500 (`server_error`).
+         *     Needs the `chat` scope and membership of the bot's workspace. Every error on this route, those of authentication, body size and rate limiting included, uses OpenAI's shape `{"error":{"message","type","param","code"}}` (ChatCompletionError), so OpenAI clients show status and message: 400 (`invalid_request_error`, `param` naming the field) for a bot never published, no messages, an unknown role, content that is neither a string nor an array of parts, a `tool` message answering no earlier tool call, a last message that is not `user` or `tool`, or tools or a tool_choice that cannot be honoured; 401 (`invalid_request_error`, `invalid_api_key`); 403 (`permission_error`) when the token lacks the `chat` scope; 404 (`invalid_request_error`, `model_not_found`) for a `model` that is not a bot id or an unknown or unreachable bot; 413 (`request_too_large`); 429 (`rate_limit_error`, `rate_limit_exceeded`); 500 (`server_error`).
          */
         post: operations["openaiCreateChatCompletion"];
         delete?: never;
@@ -2777,11 +2777,13 @@ export interface paths {
         put?: never;
         /**
          * Run a turn of a bot through OpenAI's Responses API
-         * @description Runs the bot's latest version published to the API over `input` (a string, or message items with role user or assistant; system and developer messages and `instructions` are added to the bot's prompt for this turn). The turn is a chat of a Pergola conversation, stored like `POST /v3/chat` with `auto_save_history`: the response id (`resp_<conversation>_<chat>[_<n>]`) names it, and `previous_response_id` continues that conversation with its history. Function `tools` join the bot's client tools for the turn; when the model calls one the response ends with a `function_call` item. Send its result as a `function_call_output` item (alone) with the response's id as `previous_response_id`: the same chat resumes its tool round, as `POST /v3/chat/submit_tool_outputs` does. `store: false` is refused (a response is a stored turn), and fields not listed (temperature, metadata, ...) are accepted and ignored.
+         * @description Runs the bot's latest version published to the API over `input` (a string, or message items with role user or assistant; system and developer messages and `instructions` are added to the bot's prompt for this turn). The turn is a chat of a Pergola conversation, stored like `POST /v3/chat` with `auto_save_history`: the response id (`resp_<conversation>_<chat>[_<n>]`) names it, and `previous_response_id` continues that conversation with its history. Function `tools` join the bot's client tools for the turn; when the model calls one the response ends with a `function_call` item. Send its result as a `function_call_output` item (alone) with the response's id as `previous_response_id`: the same chat resumes its tool round, as `POST /v3/chat/submit_tool_outputs` does. Fields not listed (temperature, metadata, ...) are accepted and ignored.
+         *
+         *     Stateless turns, as agent frameworks (the Vercel AI SDK, LangChain) send them: without `previous_response_id`, a request with `store: false`, or whose `input` carries the transcript of a tool loop (the user message, the earlier `function_call` items and their `function_call_output` items), runs over that transcript as `POST /v1/chat/completions` does (function calls that follow an assistant message or each other are that message's tool calls). Nothing is stored: its id is `resp_<chat>`, `store` is false in the answer, and neither `GET /v1/responses/{id}` nor `previous_response_id` finds it.
          *
          *     With `stream: true` the answer is Server-Sent Events, each `event: <type>` and `data: <event with type and sequence_number>`: `response.created`, `response.in_progress`, then per answer `response.output_item.added`, `response.content_part.added`, `response.output_text.delta`..., `response.output_text.done`, `response.content_part.done`, `response.output_item.done`; per function call `response.output_item.added`, `response.function_call_arguments.done`, `response.output_item.done`; and last `response.completed` (`response.failed` with `error` when the model or a tool broke, `response.incomplete` when canceled). Not streamed, a failed run is 502 with a `server_error`.
          *
-         *     Errors (ChatCompletionError): 400 for bad input (`param` names it: `input[i].role`, `input[i].type`, `tools[i].name`, `tool_choice`, `store`; a `function_call_output` without `previous_response_id`); 401; 403; 404 `model_not_found`, or a `previous_response_id` that does not exist (`param` previous_response_id); 409 when the previous response does not wait for function outputs.
+         *     Errors (ChatCompletionError): 400 for bad input (`param` names it: `input[i].role`, `input[i].type`, `tools[i].name`, `tool_choice`, `store: false` with `previous_response_id`; a `function_call_output` answering no `function_call` before it); 401; 403; 404 `model_not_found`, or a `previous_response_id` that does not exist (`param` previous_response_id); 409 when the previous response does not wait for function outputs.
          */
         post: operations["openaiCreateResponse"];
         delete?: never;
@@ -3359,7 +3361,7 @@ export interface components {
             /** @description 0 is the model's default. */
             max_tokens?: number;
             /**
-             * @default text
+             * @description Default text.
              * @enum {string}
              */
             response_format?: "text" | "json";
@@ -3623,13 +3625,10 @@ export interface components {
             model: string;
             /** @description The whole conversation so far, ending with a `user` or `tool` message. */
             messages: components["schemas"]["ChatCompletionRequestMessage"][];
-            /** @default false */
+            /** @description Stream the answer as chunks. Default false. */
             stream?: boolean;
             stream_options?: {
-                /**
-                 * @description Send a last chunk with `usage` and no choices before `data: [DONE]`.
-                 * @default false
-                 */
+                /** @description Send a last chunk with `usage` and no choices before `data: [DONE]`. Default false. */
                 include_usage?: boolean;
             };
             /**
@@ -3748,15 +3747,9 @@ export interface components {
             user_id: string;
             /** @description Messages to add to the conversation for this chat, ending with the user's message. */
             additional_messages: components["schemas"]["CozeEnterMessage"][];
-            /**
-             * @description Answer with the chat's events as Server-Sent Events instead of the chat.
-             * @default false
-             */
+            /** @description Answer with the chat's events as Server-Sent Events instead of the chat. Default false. */
             stream?: boolean;
-            /**
-             * @description Keep this chat's messages in the conversation's history. `false` is only allowed when `stream` is false; the messages are still listed by `GET /v3/chat/message/list`.
-             * @default true
-             */
+            /** @description Default true. Keep this chat's messages in the conversation's history. `false` is only allowed when `stream` is false; the messages are still listed by `GET /v3/chat/message/list`. */
             auto_save_history?: boolean;
             custom_variables?: components["schemas"]["ChatCustomVariables"];
             meta_data?: components["schemas"]["CozeMetaData"];
@@ -4157,7 +4150,7 @@ export interface components {
             type?: "question" | "answer";
             content: components["schemas"]["CozeContent"];
             /**
-             * @default text
+             * @description Default text.
              * @enum {string}
              */
             content_type?: "text" | "object_string" | "card";
@@ -4653,11 +4646,11 @@ export interface components {
         KnowledgeSearch: {
             query: string;
             /**
-             * @default 0
+             * @description Default 0.
              * @enum {integer}
              */
             search_strategy?: 0 | 1 | 20;
-            /** @default 5 */
+            /** @description Default 5. */
             top_k?: number;
             min_score?: number;
             /** @description A model of kind rerank. */
@@ -4861,7 +4854,7 @@ export interface components {
                 message?: string;
             } | null;
         };
-        /** @description A message (`type` message or absent; `role` user, assistant, system or developer; `content` a string or input_text/output_text parts), a `function_call_output` (`call_id`, `output`), or a `function_call` the client echoes (ignored). */
+        /** @description A message (`type` message or absent; `role` user, assistant, system or developer; `content` a string or input_text/output_text parts), a `function_call_output` (`call_id`, `output`), or a `function_call` (`call_id`, `name`, `arguments`): ignored after `previous_response_id`, the transcript's call otherwise. */
         OpenAIResponseInputItem: {
             /** @enum {string} */
             type?: "message" | "function_call" | "function_call_output" | "reasoning";
@@ -4873,6 +4866,10 @@ export interface components {
                 text?: string;
             }[];
             call_id?: string;
+            /** @description The function of a `function_call`. */
+            name?: string;
+            /** @description The JSON arguments of a `function_call`. */
+            arguments?: string;
             output?: string;
         };
         /** @description A `message` (role assistant, `content` of `output_text` parts), or a `function_call` (`call_id`, `name`, `arguments` as JSON text). */
@@ -4900,14 +4897,11 @@ export interface components {
             instructions?: string;
             tools?: components["schemas"]["OpenAIFunctionTool"][];
             tool_choice?: components["schemas"]["OpenAIToolChoice"];
-            /** @default false */
+            /** @description Stream the answer as Server-Sent Events. Default false. */
             stream?: boolean;
             /** @description Continue this response's conversation (or answer its function calls). */
             previous_response_id?: string;
-            /**
-             * @description Must be true or absent.
-             * @default true
-             */
+            /** @description Default true. false answers statelessly (nothing is stored); it cannot be combined with `previous_response_id`. */
             store?: boolean;
             /** @description The end user of a new conversation; absent, `user-<the caller's user id>`. */
             user?: string;
@@ -5152,7 +5146,7 @@ export interface components {
             /** @example todos */
             name?: string;
             description?: string;
-            /** @default per_user */
+            /** @description Default per_user. */
             mode?: components["schemas"]["TableMode"];
             fields?: components["schemas"]["TableField"][];
         };
@@ -5924,7 +5918,7 @@ export interface components {
                 "application/json": components["schemas"]["ChatCompletionError"];
             };
         };
-        /** @description A missing, unknown, expired or revoked token, in OpenAI's error shape (`type` authentication_error, `code` invalid_api_key). */
+        /** @description A missing, unknown, expired or revoked token, in OpenAI's error shape (`type` invalid_request_error and `code` invalid_api_key, as OpenAI answers a bad key). */
         OpenAIUnauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -5934,7 +5928,7 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "message": "authentication is invalid",
-                 *         "type": "authentication_error",
+                 *         "type": "invalid_request_error",
                  *         "param": null,
                  *         "code": "invalid_api_key"
                  *       }
