@@ -31,6 +31,7 @@ import (
 	webchatapp "github.com/pergola-ai/pergola/application/webchat"
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/api/admin"
+	chatapi "github.com/pergola-ai/pergola/backend/api/chat"
 	"github.com/pergola-ai/pergola/backend/api/console"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	mcpapi "github.com/pergola-ai/pergola/backend/api/mcp"
@@ -59,6 +60,7 @@ type Deps struct {
 	Files        *fileapp.Service      // /v1/files; nil: answered 503
 	Traces       *traceapp.Service     // GET /api/traces/{id}; nil: answered 503
 	Knowledge    *knowledgeapp.Service // /api/knowledge; nil: answered 503
+	Embeddings   chatapi.Embedder      // POST /v1/embeddings; nil: answered 503
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry

@@ -2686,6 +2686,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embed texts with a platform embedding model
+         * @description OpenAI's embeddings API over the platform's models of kind `embedding` (the ones knowledge bases use; `GET /api/models?kind=knowledge` lists them): `model` is such a model's id, `input` a string or up to 2048 non-empty strings (token arrays are not accepted). With `encoding_format: base64` each embedding is the base64 of its little-endian float32 values, as OpenAI sends it (the `openai` SDKs ask for it and decode it). `usage` estimates tokens as four characters each. Needs the `chat` or `knowledge` scope. Errors (ChatCompletionError): 400 naming `model` (unknown, disabled or not an embedding model), `input` or `encoding_format`; 401; 403; 502 when the provider fails.
+         */
+        post: operations["openaiCreateEmbeddings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/files/retrieve": {
         parameters: {
             query?: never;
@@ -4793,6 +4813,36 @@ export interface components {
                 /** @description An embedding model's vector length; 0 for other kinds. */
                 dimensions?: number;
             };
+        };
+        OpenAIEmbeddingList: {
+            /** @enum {string} */
+            object: "list";
+            data: {
+                /** @enum {string} */
+                object: "embedding";
+                index: number;
+                /** @description The vector, or with base64 its little-endian float32 bytes in base64. */
+                embedding: number[] | string;
+            }[];
+            model: string;
+            usage: {
+                prompt_tokens: number;
+                total_tokens: number;
+            };
+        };
+        OpenAIEmbeddingRequest: {
+            /** @description The id of a platform model of kind embedding. */
+            model: string;
+            input: string | string[];
+            /**
+             * @description Default float.
+             * @enum {string}
+             */
+            encoding_format?: "float" | "base64";
+            /** @description Accepted and ignored; the model's configuration decides. */
+            dimensions?: number;
+            /** @description Accepted and ignored. */
+            user?: string;
         };
         /** @description A function tool: chat completions nest it (`{"type":"function", "function":{"name",...}}`), the Responses API does not (`{"type":"function","name",...}`); both are read. Only function tools can be sent. */
         OpenAIFunctionTool: {
@@ -11742,6 +11792,53 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    openaiCreateEmbeddings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "model": "text-embedding-3-small",
+                 *       "input": [
+                 *         "The quick brown fox",
+                 *         "jumps over the lazy dog"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["OpenAIEmbeddingRequest"];
+            };
+        };
+        responses: {
+            /** @description The embeddings, in the order of `input`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIEmbeddingList"];
+                };
+            };
+            400: components["responses"]["ChatCompletionBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            403: components["responses"]["ChatCompletionForbidden"];
+            413: components["responses"]["OpenAIPayloadTooLarge"];
+            429: components["responses"]["OpenAITooManyRequests"];
+            /** @description The embedding model's provider failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatCompletionError"];
+                };
+            };
         };
     };
     cozeRetrieveFile: {

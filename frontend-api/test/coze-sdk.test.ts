@@ -97,10 +97,11 @@ describe("@coze/api against the Coze-compatible surface", () => {
   });
 
   it("audio and templates, not part of Pergola, throw a clear not-supported error (501, code 5010)", async () => {
-    await assert.rejects(sdk.audio.voices.list(), sdkError(InternalServerError, 5010, 501, /^not supported: Pergola has no voice features/));
+    // The SDK's InternalServerError says status 500 for any 5xx; code and msg are the server's.
+    await assert.rejects(sdk.audio.voices.list(), sdkError(InternalServerError, 5010, 500, /^not supported: Pergola has no voice features/));
     await assert.rejects(
       sdk.templates.duplicate("7", { workspace_id: "1" }),
-      sdkError(InternalServerError, 5010, 501, /^not supported: Pergola has no template store/),
+      sdkError(InternalServerError, 5010, 500, /^not supported: Pergola has no template store/),
     );
   });
 

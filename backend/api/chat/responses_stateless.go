@@ -43,7 +43,8 @@ func inputError(err error) error {
 	var fe *errs.FieldError
 	if errors.As(err, &fe) && strings.HasPrefix(fe.Field, "messages") {
 		return errs.Invalid("input", "%s (function_call items are read as an assistant message's tool calls, "+
-			"function_call_output items as the tool messages answering them)", fe.Error())
+			"function_call_output items as the tool messages answering them): send each function_call before its output, "+
+			"or the earlier response's id as previous_response_id", fe.Error())
 	}
 	return err
 }

@@ -24,7 +24,7 @@ const (
 // openAIPrefixes are the routes OpenAI's clients call: every answer there,
 // errors of the middleware included, is in OpenAI's error shape, because
 // those clients read nothing else.
-var openAIPrefixes = []string{"/v1/chat/completions", "/v1/models", "/v1/responses"}
+var openAIPrefixes = []string{"/v1/chat/completions", "/v1/models", "/v1/responses", "/v1/embeddings"}
 
 // IsOpenAIPath reports whether path is one of the OpenAI-compatible routes.
 func IsOpenAIPath(path string) bool {

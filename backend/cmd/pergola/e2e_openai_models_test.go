@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -92,6 +93,8 @@ func TestOpenAIModelsAndErrors(t *testing.T) {
 			if !strings.Contains(str(e, "message"), "GET") {
 				t.Fatalf("wrong method: %v", e)
 			}
+
+			embeddings(t, c)
 
 			// Any other /v1 path is OpenAI's unknown URL; Coze's voice and template
 			// routes say they are not supported, in a body both SDKs read.
@@ -269,5 +272,41 @@ func TestCozeBotRetrieveListsBoundWorkflows(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// embeddings drives POST /v1/embeddings over a platform embedding model on
+// the fake model server: floats, base64, and the fields a caller must fix.
+func embeddings(t *testing.T, c *chatSetup) {
+	t.Helper()
+	s := c.s
+	s.call(t, "POST", "/api/admin/models", bootstrapToken, map[string]any{"id": "embed", "kind": "embedding",
+		"provider": "openai", "base_url": c.llm.BaseURL(), "api_key": "k", "model": "fake-embed-dim8"}).must(t, 201)
+	got := s.call(t, "POST", "/v1/embeddings", bootstrapToken, map[string]any{"model": "embed", "input": []string{"red apple", "green pear"}})
+	data, _ := got.raw["data"].([]any)
+	if got.status != 200 || got.raw["object"] != "list" || len(data) != 2 || got.raw["model"] != "embed" {
+		t.Fatalf("embeddings: %d %v", got.status, got.raw)
+	}
+	for i, d := range data {
+		e := d.(map[string]any)
+		if v, _ := e["embedding"].([]any); e["index"] != float64(i) || e["object"] != "embedding" || len(v) != 8 {
+			t.Fatalf("embedding %d = %v", i, e)
+		}
+	}
+	b64 := s.call(t, "POST", "/v1/embeddings", bootstrapToken, map[string]any{"model": "embed", "input": "red apple", "encoding_format": "base64"})
+	if raw, err := base64.StdEncoding.DecodeString(str(b64.raw["data"].([]any)[0].(map[string]any), "embedding")); b64.status != 200 || err != nil || len(raw) != 32 {
+		t.Fatalf("base64: %d %v", b64.status, b64.raw)
+	}
+	for _, bad := range []struct {
+		body  map[string]any
+		param string
+	}{
+		{map[string]any{"model": "fake", "input": "x"}, "model"},
+		{map[string]any{"model": "embed", "input": []string{}}, "input"},
+		{map[string]any{"model": "embed", "input": "x", "encoding_format": "int8"}, "encoding_format"},
+	} {
+		if e := oaError(t, s.call(t, "POST", "/v1/embeddings", bootstrapToken, bad.body), 400); e["param"] != bad.param {
+			t.Fatalf("%v: %v; want param %s", bad.body, e, bad.param)
+		}
 	}
 }

@@ -48,7 +48,7 @@ func TestServeAnswersTheCozeContract(t *testing.T) {
 
 			s.call(t, "GET", "/v1/users/me", "", nil).fails(t, 401, 4100, "token")
 			s.call(t, "GET", "/v1/workspaces", "pat_wrong", nil).fails(t, 401, 4100, "authentication is invalid")
-			nf := s.call(t, "GET", "/v1/nothing-here", bootstrapToken, nil)
+			nf := s.call(t, "GET", "/v3/nothing-here", bootstrapToken, nil) // under /v1, OpenAI's shape (TestOpenAIModelsAndErrors)
 			nf.fails(t, 404, 4200, "no route")
 			if nf.header.Get("X-Tt-Logid") == "" {
 				t.Fatal("404 answer has no X-Tt-Logid")
