@@ -2697,7 +2697,7 @@ export interface paths {
         put?: never;
         /**
          * Embed texts with a platform embedding model
-         * @description OpenAI's embeddings API over the platform's models of kind `embedding` (the ones knowledge bases use; `GET /api/models?kind=knowledge` lists them): `model` is such a model's id, `input` a string or up to 2048 non-empty strings (token arrays are not accepted). With `encoding_format: base64` each embedding is the base64 of its little-endian float32 values, as OpenAI sends it (the `openai` SDKs ask for it and decode it). `usage` estimates tokens as four characters each. Needs the `chat` or `knowledge` scope. Errors (ChatCompletionError): 400 naming `model` (unknown, disabled or not an embedding model), `input` or `encoding_format`; 401; 403; 502 when the provider fails.
+         * @description OpenAI's embeddings API over the platform's models of kind `embedding` (the ones knowledge bases use; `GET /api/models?kind=embedding` lists them): `model` is such a model's id, `input` a string or up to 2048 non-empty strings (token arrays are not accepted). With `encoding_format: base64` each embedding is the base64 of its little-endian float32 values, as OpenAI sends it (the `openai` SDKs ask for it and decode it). `usage` estimates tokens as four characters each. Needs the `chat` or `knowledge` scope. Errors (ChatCompletionError): 400 naming `model` (unknown, disabled or not an embedding model), `input` or `encoding_format`; 401; 403; 502 when the provider fails.
          */
         post: operations["openaiCreateEmbeddings"];
         delete?: never;

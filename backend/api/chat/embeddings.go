@@ -50,7 +50,7 @@ func (h Embeddings) Create(ctx context.Context, c *app.RequestContext) error {
 		return err
 	}
 	if req.Model == "" {
-		return errs.Invalid("model", "is required: the id of a model of kind embedding (GET /api/models?kind=knowledge lists them)")
+		return errs.Invalid("model", "is required: the id of a model of kind embedding (GET /api/models?kind=embedding lists them)")
 	}
 	if req.EncodingFormat != "" && req.EncodingFormat != "float" && req.EncodingFormat != "base64" {
 		return errs.Invalid("encoding_format", `must be "float" or "base64"; got %q`, req.EncodingFormat)
