@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cloudwego/hertz/pkg/app"
@@ -30,6 +31,7 @@ import (
 	webchatapp "github.com/pergola-ai/pergola/application/webchat"
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/api/admin"
+	chatapi "github.com/pergola-ai/pergola/backend/api/chat"
 	"github.com/pergola-ai/pergola/backend/api/console"
 	"github.com/pergola-ai/pergola/backend/api/httpx"
 	mcpapi "github.com/pergola-ai/pergola/backend/api/mcp"
@@ -61,6 +63,7 @@ type Deps struct {
 	Files        *fileapp.Service      // /v1/files; nil: answered 503
 	Traces       *traceapp.Service     // GET /api/traces/{id}; nil: answered 503
 	Knowledge    *knowledgeapp.Service // /api/knowledge; nil: answered 503
+	Embeddings   chatapi.Embedder      // POST /v1/embeddings; nil: answered 503
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry
@@ -168,9 +171,33 @@ func registerCoze(g *route.RouterGroup, d Deps) {
 	g.GET("/v1/users/me", httpx.Handle(ident.Me))
 }
 
+// notFound answers a path no route serves; under /v1, where OpenAI's
+// clients call too (/v1/embeddings, /v1/audio/...), in OpenAI's error
+// shape as OpenAI answers an unknown URL, so those clients show a message.
 func notFound(ctx context.Context, c *app.RequestContext) {
+	if msg := notOffered(string(c.Path())); msg != "" {
+		httpx.NotSupported(c, msg)
+		return
+	}
+	if strings.HasPrefix(string(c.Path()), "/v1/") {
+		httpx.FailOpenAIWith(c, http.StatusNotFound, "Invalid URL ("+string(c.Method())+" "+string(c.Path())+
+			"): Pergola does not serve this OpenAI route; see /openapi.yaml")
+		return
+	}
 	httpx.FailWith(c, http.StatusNotFound, httpx.CodeNotFound,
 		"no route for "+string(c.Method())+" "+string(c.Path())+"; see /openapi.yaml")
+}
+
+// notOffered says why a path of Coze's API that Pergola does not serve
+// is not there, or returns "" for a path that is nobody's.
+func notOffered(path string) string {
+	switch {
+	case path == "/v1/audio" || strings.HasPrefix(path, "/v1/audio/"):
+		return "not supported: Pergola has no voice features (speech, transcription, voices, rooms); " + path + " is not served"
+	case strings.HasPrefix(path, "/v1/templates/"):
+		return "not supported: Pergola has no template store; " + path + " is not served"
+	}
+	return ""
 }
 
 func methodNotAllowed(ctx context.Context, c *app.RequestContext) {

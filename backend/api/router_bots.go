@@ -20,6 +20,9 @@ func registerBots(coze, console *route.RouterGroup, d Deps) {
 	if d.Models != nil {
 		cz.Models = d.Models
 	}
+	if d.Plugins != nil {
+		cz.Plugins = d.Plugins
+	}
 	coze.POST("/v1/bot/create", httpx.Handle(cz.Create))
 	coze.POST("/v1/bot/update", httpx.Handle(cz.Update))
 	coze.POST("/v1/bot/publish", httpx.Handle(cz.Publish))

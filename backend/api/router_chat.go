@@ -24,5 +24,6 @@ func registerChat(coze, console *route.RouterGroup, d Deps) {
 	coze.GET("/v1/models/:model", httpx.Handle(models.Get))
 	coze.POST("/v1/responses", httpx.Handle(h.Responses))
 	coze.GET("/v1/responses/:id", httpx.Handle(h.Response))
+	coze.POST("/v1/embeddings", httpx.Handle(chat.Embeddings{Embedder: d.Embeddings}.Create))
 	console.POST("/bots/:id/chat", httpx.Handle(h.Debug))
 }

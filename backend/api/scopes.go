@@ -120,6 +120,7 @@ var routeScopes = map[string][]string{
 	"GET /v1/models":                                 {scChat},
 	"GET /v1/models/{model}":                         {scChat},
 	"POST /v1/responses":                             {scChat},
+	"POST /v1/embeddings":                            {scChat, scKnowledge},
 	"GET /v1/responses/{id}":                         {scChat},
 	"POST /api/bots/{id}/chat":                       {scChat},
 	"POST /v1/conversation/create":                   {scChat},

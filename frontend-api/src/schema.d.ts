@@ -2335,7 +2335,7 @@ export interface paths {
          *
          *     The answer is an OpenAI `chat.completion`, or with `stream: true` `data: <chat.completion.chunk>` lines ending with `data: [DONE]`. When the bot calls one of its client tools the reply carries `tool_calls` and `finish_reason: tool_calls`; run the tools and send the conversation again with the assistant message (with its `tool_calls`) and one `tool` message per call. When the run fails after it started (the model or a tool broke), a non-streamed answer is 502 with a `server_error` saying why; a stream sends `data: {"error":{...}}` before `data: [DONE]`.
          *
-         *     Needs the `chat` scope and membership of the bot's workspace. Every error on this route, those of authentication, body size and rate limiting included, uses OpenAI's shape `{"error":{"message","type","param","code"}}` (ChatCompletionError), so OpenAI clients show status and message: 400 (`invalid_request_error`, `param` naming the field) for a bot never published, no messages, an unknown role, content that is neither a string nor an array of parts, a `tool` message answering no earlier tool call, a last message that is not `user` or `tool`, or tools or a tool_choice that cannot be honoured; 401 (`authentication_error`, `invalid_api_key`); 403 (`permission_error`) when the token lacks the `chat` scope; 404 (`invalid_request_error`, `model_not_found`) for a `model` that is not a bot id or an unknown or unreachable bot; 413 (`request_too_large`); 429 (`rate_limit_error`, `rate_limit_exceeded`); 500 (`server_error`).
+         *     Needs the `chat` scope and membership of the bot's workspace. Every error on this route, those of authentication, body size and rate limiting included, uses OpenAI's shape `{"error":{"message","type","param","code"}}` (ChatCompletionError), so OpenAI clients show status and message: 400 (`invalid_request_error`, `param` naming the field) for a bot never published, no messages, an unknown role, content that is neither a string nor an array of parts, a `tool` message answering no earlier tool call, a last message that is not `user` or `tool`, or tools or a tool_choice that cannot be honoured; 401 (`invalid_request_error`, `invalid_api_key`); 403 (`permission_error`) when the token lacks the `chat` scope; 404 (`invalid_request_error`, `model_not_found`) for a `model` that is not a bot id or an unknown or unreachable bot; 413 (`request_too_large`); 429 (`rate_limit_error`, `rate_limit_exceeded`); 500 (`server_error`).
          */
         post: operations["openaiCreateChatCompletion"];
         delete?: never;
@@ -2686,6 +2686,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embed texts with a platform embedding model
+         * @description OpenAI's embeddings API over the platform's models of kind `embedding` (the ones knowledge bases use; `GET /api/models?kind=embedding` lists them): `model` is such a model's id, `input` a string or up to 2048 non-empty strings (token arrays are not accepted). With `encoding_format: base64` each embedding is the base64 of its little-endian float32 values, as OpenAI sends it (the `openai` SDKs ask for it and decode it). `usage` estimates tokens as four characters each. Needs the `chat` or `knowledge` scope. Errors (ChatCompletionError): 400 naming `model` (unknown, disabled or not an embedding model), `input` or `encoding_format`; 401; 403; 502 when the provider fails.
+         */
+        post: operations["openaiCreateEmbeddings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/files/retrieve": {
         parameters: {
             query?: never;
@@ -2777,11 +2797,13 @@ export interface paths {
         put?: never;
         /**
          * Run a turn of a bot through OpenAI's Responses API
-         * @description Runs the bot's latest version published to the API over `input` (a string, or message items with role user or assistant; system and developer messages and `instructions` are added to the bot's prompt for this turn). The turn is a chat of a Pergola conversation, stored like `POST /v3/chat` with `auto_save_history`: the response id (`resp_<conversation>_<chat>[_<n>]`) names it, and `previous_response_id` continues that conversation with its history. Function `tools` join the bot's client tools for the turn; when the model calls one the response ends with a `function_call` item. Send its result as a `function_call_output` item (alone) with the response's id as `previous_response_id`: the same chat resumes its tool round, as `POST /v3/chat/submit_tool_outputs` does. `store: false` is refused (a response is a stored turn), and fields not listed (temperature, metadata, ...) are accepted and ignored.
+         * @description Runs the bot's latest version published to the API over `input` (a string, or message items with role user or assistant; system and developer messages and `instructions` are added to the bot's prompt for this turn). The turn is a chat of a Pergola conversation, stored like `POST /v3/chat` with `auto_save_history`: the response id (`resp_<conversation>_<chat>[_<n>]`) names it, and `previous_response_id` continues that conversation with its history. Function `tools` join the bot's client tools for the turn; when the model calls one the response ends with a `function_call` item. Send its result as a `function_call_output` item (alone) with the response's id as `previous_response_id`: the same chat resumes its tool round, as `POST /v3/chat/submit_tool_outputs` does. Fields not listed (temperature, metadata, ...) are accepted and ignored.
+         *
+         *     Stateless turns, as agent frameworks (the Vercel AI SDK, LangChain) send them: without `previous_response_id`, a request with `store: false`, or whose `input` carries the transcript of a tool loop (the user message, the earlier `function_call` items and their `function_call_output` items), runs over that transcript as `POST /v1/chat/completions` does (function calls that follow an assistant message or each other are that message's tool calls). Nothing is stored: its id is `resp_<chat>`, `store` is false in the answer, and neither `GET /v1/responses/{id}` nor `previous_response_id` finds it.
          *
          *     With `stream: true` the answer is Server-Sent Events, each `event: <type>` and `data: <event with type and sequence_number>`: `response.created`, `response.in_progress`, then per answer `response.output_item.added`, `response.content_part.added`, `response.output_text.delta`..., `response.output_text.done`, `response.content_part.done`, `response.output_item.done`; per function call `response.output_item.added`, `response.function_call_arguments.done`, `response.output_item.done`; and last `response.completed` (`response.failed` with `error` when the model or a tool broke, `response.incomplete` when canceled). Not streamed, a failed run is 502 with a `server_error`.
          *
-         *     Errors (ChatCompletionError): 400 for bad input (`param` names it: `input[i].role`, `input[i].type`, `tools[i].name`, `tool_choice`, `store`; a `function_call_output` without `previous_response_id`); 401; 403; 404 `model_not_found`, or a `previous_response_id` that does not exist (`param` previous_response_id); 409 when the previous response does not wait for function outputs.
+         *     Errors (ChatCompletionError): 400 for bad input (`param` names it: `input[i].role`, `input[i].type`, `tools[i].name`, `tool_choice`, `store: false` with `previous_response_id`; a `function_call_output` answering no `function_call` before it); 401; 403; 404 `model_not_found`, or a `previous_response_id` that does not exist (`param` previous_response_id); 409 when the previous response does not wait for function outputs.
          */
         post: operations["openaiCreateResponse"];
         delete?: never;
@@ -3359,7 +3381,7 @@ export interface components {
             /** @description 0 is the model's default. */
             max_tokens?: number;
             /**
-             * @default text
+             * @description Default text.
              * @enum {string}
              */
             response_format?: "text" | "json";
@@ -3623,13 +3645,10 @@ export interface components {
             model: string;
             /** @description The whole conversation so far, ending with a `user` or `tool` message. */
             messages: components["schemas"]["ChatCompletionRequestMessage"][];
-            /** @default false */
+            /** @description Stream the answer as chunks. Default false. */
             stream?: boolean;
             stream_options?: {
-                /**
-                 * @description Send a last chunk with `usage` and no choices before `data: [DONE]`.
-                 * @default false
-                 */
+                /** @description Send a last chunk with `usage` and no choices before `data: [DONE]`. Default false. */
                 include_usage?: boolean;
             };
             /**
@@ -3748,15 +3767,9 @@ export interface components {
             user_id: string;
             /** @description Messages to add to the conversation for this chat, ending with the user's message. */
             additional_messages: components["schemas"]["CozeEnterMessage"][];
-            /**
-             * @description Answer with the chat's events as Server-Sent Events instead of the chat.
-             * @default false
-             */
+            /** @description Answer with the chat's events as Server-Sent Events instead of the chat. Default false. */
             stream?: boolean;
-            /**
-             * @description Keep this chat's messages in the conversation's history. `false` is only allowed when `stream` is false; the messages are still listed by `GET /v3/chat/message/list`.
-             * @default true
-             */
+            /** @description Default true. Keep this chat's messages in the conversation's history. `false` is only allowed when `stream` is false; the messages are still listed by `GET /v3/chat/message/list`. */
             auto_save_history?: boolean;
             custom_variables?: components["schemas"]["ChatCustomVariables"];
             meta_data?: components["schemas"]["CozeMetaData"];
@@ -4157,7 +4170,7 @@ export interface components {
             type?: "question" | "answer";
             content: components["schemas"]["CozeContent"];
             /**
-             * @default text
+             * @description Default text.
              * @enum {string}
              */
             content_type?: "text" | "object_string" | "card";
@@ -4663,11 +4676,11 @@ export interface components {
         KnowledgeSearch: {
             query: string;
             /**
-             * @default 0
+             * @description Default 0.
              * @enum {integer}
              */
             search_strategy?: 0 | 1 | 20;
-            /** @default 5 */
+            /** @description Default 5. */
             top_k?: number;
             min_score?: number;
             /** @description A model of kind rerank. */
@@ -4811,6 +4824,36 @@ export interface components {
                 dimensions?: number;
             };
         };
+        OpenAIEmbeddingList: {
+            /** @enum {string} */
+            object: "list";
+            data: {
+                /** @enum {string} */
+                object: "embedding";
+                index: number;
+                /** @description The vector, or with base64 its little-endian float32 bytes in base64. */
+                embedding: number[] | string;
+            }[];
+            model: string;
+            usage: {
+                prompt_tokens: number;
+                total_tokens: number;
+            };
+        };
+        OpenAIEmbeddingRequest: {
+            /** @description The id of a platform model of kind embedding. */
+            model: string;
+            input: string | string[];
+            /**
+             * @description Default float.
+             * @enum {string}
+             */
+            encoding_format?: "float" | "base64";
+            /** @description Accepted and ignored; the model's configuration decides. */
+            dimensions?: number;
+            /** @description Accepted and ignored. */
+            user?: string;
+        };
         /** @description A function tool: chat completions nest it (`{"type":"function", "function":{"name",...}}`), the Responses API does not (`{"type":"function","name",...}`); both are read. Only function tools can be sent. */
         OpenAIFunctionTool: {
             /** @enum {string} */
@@ -4871,7 +4914,7 @@ export interface components {
                 message?: string;
             } | null;
         };
-        /** @description A message (`type` message or absent; `role` user, assistant, system or developer; `content` a string or input_text/output_text parts), a `function_call_output` (`call_id`, `output`), or a `function_call` the client echoes (ignored). */
+        /** @description A message (`type` message or absent; `role` user, assistant, system or developer; `content` a string or input_text/output_text parts), a `function_call_output` (`call_id`, `output`), or a `function_call` (`call_id`, `name`, `arguments`): ignored after `previous_response_id`, the transcript's call otherwise. */
         OpenAIResponseInputItem: {
             /** @enum {string} */
             type?: "message" | "function_call" | "function_call_output" | "reasoning";
@@ -4883,6 +4926,10 @@ export interface components {
                 text?: string;
             }[];
             call_id?: string;
+            /** @description The function of a `function_call`. */
+            name?: string;
+            /** @description The JSON arguments of a `function_call`. */
+            arguments?: string;
             output?: string;
         };
         /** @description A `message` (role assistant, `content` of `output_text` parts), or a `function_call` (`call_id`, `name`, `arguments` as JSON text). */
@@ -4910,14 +4957,11 @@ export interface components {
             instructions?: string;
             tools?: components["schemas"]["OpenAIFunctionTool"][];
             tool_choice?: components["schemas"]["OpenAIToolChoice"];
-            /** @default false */
+            /** @description Stream the answer as Server-Sent Events. Default false. */
             stream?: boolean;
             /** @description Continue this response's conversation (or answer its function calls). */
             previous_response_id?: string;
-            /**
-             * @description Must be true or absent.
-             * @default true
-             */
+            /** @description Default true. false answers statelessly (nothing is stored); it cannot be combined with `previous_response_id`. */
             store?: boolean;
             /** @description The end user of a new conversation; absent, `user-<the caller's user id>`. */
             user?: string;
@@ -5162,7 +5206,7 @@ export interface components {
             /** @example todos */
             name?: string;
             description?: string;
-            /** @default per_user */
+            /** @description Default per_user. */
             mode?: components["schemas"]["TableMode"];
             fields?: components["schemas"]["TableField"][];
         };
@@ -5937,7 +5981,7 @@ export interface components {
                 "application/json": components["schemas"]["ChatCompletionError"];
             };
         };
-        /** @description A missing, unknown, expired or revoked token, in OpenAI's error shape (`type` authentication_error, `code` invalid_api_key). */
+        /** @description A missing, unknown, expired or revoked token, in OpenAI's error shape (`type` invalid_request_error and `code` invalid_api_key, as OpenAI answers a bad key). */
         OpenAIUnauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -5947,7 +5991,7 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "message": "authentication is invalid",
-                 *         "type": "authentication_error",
+                 *         "type": "invalid_request_error",
                  *         "param": null,
                  *         "code": "invalid_api_key"
                  *       }
@@ -11763,6 +11807,53 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    openaiCreateEmbeddings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "model": "text-embedding-3-small",
+                 *       "input": [
+                 *         "The quick brown fox",
+                 *         "jumps over the lazy dog"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["OpenAIEmbeddingRequest"];
+            };
+        };
+        responses: {
+            /** @description The embeddings, in the order of `input`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIEmbeddingList"];
+                };
+            };
+            400: components["responses"]["ChatCompletionBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            403: components["responses"]["ChatCompletionForbidden"];
+            413: components["responses"]["OpenAIPayloadTooLarge"];
+            429: components["responses"]["OpenAITooManyRequests"];
+            /** @description The embedding model's provider failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatCompletionError"];
+                };
+            };
         };
     };
     cozeRetrieveFile: {

@@ -24,7 +24,7 @@
 //   way, so the SDK never needs the HTTP status (Pergola sends both).
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { APIError, AuthenticationError, BadRequestError, CozeAPI } from "@coze/api";
+import { APIError, AuthenticationError, BadRequestError, CozeAPI, InternalServerError } from "@coze/api";
 
 import { PergolaClient } from "../src/index.js";
 import { env, LOG_ID, NUMERIC_ID, unique } from "./env.js";
@@ -93,6 +93,15 @@ describe("@coze/api against the Coze-compatible surface", () => {
     await assert.rejects(
       sdk.workspaces.list({ page_size: 51 }),
       sdkError(BadRequestError, 4000, 400, /page_size/),
+    );
+  });
+
+  it("audio and templates, not part of Pergola, throw a clear not-supported error (501, code 5010)", async () => {
+    // The SDK's InternalServerError says status 500 for any 5xx; code and msg are the server's.
+    await assert.rejects(sdk.audio.voices.list(), sdkError(InternalServerError, 5010, 500, /^not supported: Pergola has no voice features/));
+    await assert.rejects(
+      sdk.templates.duplicate("7", { workspace_id: "1" }),
+      sdkError(InternalServerError, 5010, 500, /^not supported: Pergola has no template store/),
     );
   });
 

@@ -212,7 +212,7 @@ describe("openai SDK against /v1/chat/completions", () => {
       (err: unknown) => {
         assert.ok(err instanceof AuthenticationError, String(err));
         assert.equal(err.status, 401);
-        assert.equal(err.type, "authentication_error");
+        assert.equal(err.type, "invalid_request_error");
         assert.equal(err.code, "invalid_api_key");
         assert.match(err.message, /^401 \S/, "a message follows the status");
         return true;

@@ -118,6 +118,28 @@ describe("openai SDK: models, request tools, responses", () => {
     );
   });
 
+  it("embeddings.create over the platform's embedding model (base64, as the SDK asks, and float); unknown routes are 404 with a message", async () => {
+    // fe-embedding: the embedding model scripts/frontend-test.sh configures on the fake model.
+    const res = await client.embeddings.create({ model: "fe-embedding", input: ["red apple", "green pear"] });
+    assert.equal(res.object, "list");
+    assert.deepEqual(res.data.map((d) => d.index), [0, 1]);
+    const vec = res.data[0]!.embedding;
+    assert.ok(vec.length > 0 && vec.every((x) => typeof x === "number"), "the SDK decoded the base64 vector");
+    const floats = await client.embeddings.create({ model: "fe-embedding", input: "red apple", encoding_format: "float" });
+    assert.equal(floats.data[0]!.embedding.length, vec.length);
+    assert.ok(floats.data[0]!.embedding.every((x, i) => Math.abs(x - vec[i]!) < 1e-6), "float and base64 carry the same vector");
+    await assert.rejects(client.embeddings.create({ model: "nope", input: "x" }), (err: unknown) => {
+      assert.ok(err instanceof BadRequestError, String(err));
+      assert.equal(err.param, "model");
+      return true;
+    });
+    await assert.rejects(client.batches.list(), (err: unknown) => {
+      assert.ok(err instanceof NotFoundError, String(err));
+      assert.match(err.message, /^404 Invalid URL \(GET \/v1\/batches\)/);
+      return true;
+    });
+  });
+
   it("responses streamed: the semantic events in order; the stream helper's final response", async () => {
     const bot = await fx.bot();
     const text = `streamed ${unique("r")}`;

@@ -38,7 +38,7 @@ console.log(JSON.stringify(out));
 `;
 
 const consumerTS = `
-import { PergolaClient, type Data, type Workspace } from "@pergola/frontend-api";
+import { PergolaClient, type Body, type Data, type Workspace } from "@pergola/frontend-api";
 const c = new PergolaClient({ baseURL: "http://x" });
 export async function f(): Promise<string> {
   const w: Workspace = await c.workspaces.get(1);
@@ -47,6 +47,17 @@ export async function f(): Promise<string> {
   // @ts-expect-error: a workspace needs a name
   await c.workspaces.create({});
   return w.name + runs.total + models.data.length;
+}
+// Minimal requests: what the idl leaves optional (stream, auto_save_history,
+// store, content_type) stays optional in the generated types.
+export async function minimal(): Promise<void> {
+  await c.coze.chat.create({}, { bot_id: "1", user_id: "u", additional_messages: [{ role: "user", content: "hi" }] });
+  await c.openai.chat.completions.create({ model: "1", messages: [{ role: "user", content: "hi" }] });
+  await c.openai.responses.create({ model: "1", input: "hi" });
+  const direct: Body<"/v3/chat", "post"> = { bot_id: "1", user_id: "u", additional_messages: [{ role: "user", content: "hi" }] };
+  const completion: Body<"/v1/chat/completions", "post"> = { model: "1", messages: [] };
+  void direct;
+  void completion;
 }
 `;
 
@@ -95,12 +106,24 @@ describe("npm pack: the tarball installs and imports", () => {
     }
   });
 
+  it("is publishable: not private, with its README, license and types", async () => {
+    const { stdout } = await run("tar", ["-xzOf", tarball, "package/package.json"]);
+    const pkg = JSON.parse(stdout);
+    assert.equal(pkg.private, undefined, "not private");
+    assert.ok(pkg.version && pkg.license && pkg.types && pkg.exports["."].types);
+    const readme = (await run("tar", ["-xzOf", tarball, "package/README.md"])).stdout;
+    assert.match(readme, /npm install/, "the README says how to install it");
+  });
+
   it("type-checks a consumer against the packed .d.ts", async () => {
     const app = join(tmp, "app");
     await writeFile(join(app, "use.ts"), consumerTS);
     const compilerOptions = {
       noEmit: true,
       strict: true,
+      // The package's declarations come from sources compiled under strict
+      // (tsconfig.json); checking them again here, with lib.dom, takes a
+      // minute on a busy machine.
       skipLibCheck: true,
       module: "nodenext",
       moduleResolution: "nodenext",

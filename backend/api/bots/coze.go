@@ -26,6 +26,7 @@ type Coze struct {
 	Models    ModelNamer
 	Workflows WorkflowReader // names the bound workflows; nil: ids only
 	Knowledge KnowledgeNamer // names the bound knowledge bases; nil: ids only
+	Plugins   PluginReader   // names the bound plugins; nil: ids only
 }
 
 // Create answers POST /v1/bot/create with {bot_id}.
@@ -108,6 +109,7 @@ func (h Coze) answerOnline(ctx context.Context, c *app.RequestContext, id int64)
 	}
 	out := newCozeBot(b, &v.Config, v.Number, v.CreatedAt, h.modelName(ctx, v.Config.Model.ModelID))
 	out.WorkflowInfoList = h.workflowInfos(ctx, httpx.Caller(c), v.Config.Workflows)
+	out.PluginInfoList = h.pluginInfos(ctx, httpx.Caller(c), v.Config.Plugins)
 	out.Knowledge = h.knowledgeOut(ctx, b.WorkspaceID, v.Config.Knowledge)
 	httpx.OK(c, out)
 	return nil
@@ -130,6 +132,7 @@ func (h Coze) Retrieve(ctx context.Context, c *app.RequestContext) error {
 		}
 		out := newCozeBot(b, &b.Draft, 0, b.UpdatedAt, h.modelName(ctx, b.Draft.Model.ModelID))
 		out.WorkflowInfoList = h.workflowInfos(ctx, httpx.Caller(c), b.Draft.Workflows)
+		out.PluginInfoList = h.pluginInfos(ctx, httpx.Caller(c), b.Draft.Plugins)
 		out.Knowledge = h.knowledgeOut(ctx, b.WorkspaceID, b.Draft.Knowledge)
 		httpx.OK(c, out)
 		return nil

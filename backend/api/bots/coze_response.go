@@ -139,35 +139,3 @@ type cozeVariableItem struct {
 	CreateTime int64  `json:"create_time"`
 	UpdateTime int64  `json:"update_time"`
 }
-
-// cozePluginOut is a bound plugin as Coze's bot object lists it: the
-// plugin and the tools (APIs) of it the bot uses.
-type cozePluginOut struct {
-	PluginID    httpx.ID      `json:"plugin_id"`
-	Name        string        `json:"name"`
-	Description string        `json:"description"`
-	IconURL     string        `json:"icon_url"`
-	APIInfoList []cozeAPIInfo `json:"api_info_list"`
-}
-
-type cozeAPIInfo struct {
-	APIID       string `json:"api_id"`
-	Name        string `json:"name"`
-	Description string `json:"description"`
-}
-
-// cozePlugins groups the bound tools by plugin, in binding order.
-func cozePlugins(tools []bot.PluginTool) []cozePluginOut {
-	out := []cozePluginOut{}
-	at := map[int64]int{}
-	for _, t := range tools {
-		i, ok := at[t.PluginID]
-		if !ok {
-			i = len(out)
-			at[t.PluginID] = i
-			out = append(out, cozePluginOut{PluginID: httpx.ID(t.PluginID), APIInfoList: []cozeAPIInfo{}})
-		}
-		out[i].APIInfoList = append(out[i].APIInfoList, cozeAPIInfo{APIID: t.Tool, Name: t.Tool})
-	}
-	return out
-}

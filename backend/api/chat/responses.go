@@ -33,18 +33,23 @@ type rsRequest struct {
 // rsItem is an input item: a message (role and content, the type may be
 // left out), a function_call_output, or a function_call the client echoes.
 type rsItem struct {
-	Type    string          `json:"type"`
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"`
-	CallID  string          `json:"call_id"`
-	Output  json.RawMessage `json:"output"`
+	Type      string          `json:"type"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	CallID    string          `json:"call_id"`
+	Output    json.RawMessage `json:"output"`
+	Name      string          `json:"name"`
+	Arguments string          `json:"arguments"`
 }
 
-// rsInput is the input sorted for a turn.
+// rsInput is the input sorted for a turn, and the same items in order as
+// a transcript for a stateless turn.
 type rsInput struct {
 	messages     []chatapp.InputMessage
 	instructions []string // system and developer messages
 	outputs      []conversation.ToolOutput
+	transcript   []chatapp.CompletionMessage
+	calls        bool // the input holds function_call items
 }
 
 // Responses answers POST /v1/responses: a turn of a published bot (model)
@@ -60,9 +65,6 @@ func (h Handlers) Responses(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	if req.Store != nil && !*req.Store {
-		return errs.Invalid("store", "must be true or left out: a response is a turn of a stored conversation, which previous_response_id continues")
-	}
 	in, err := readInput(req.Input)
 	if err != nil {
 		return err
@@ -73,7 +75,12 @@ func (h Handlers) Responses(ctx context.Context, c *app.RequestContext) error {
 	}
 	r := &rsReply{model: req.Model, req: &req}
 	q := newQueue()
-	if err := h.startResponse(withLogID(ctx, c), c, botID, req, in, tools, r, q); err != nil {
+	if stateless(req, in) {
+		err = h.completeResponse(withLogID(ctx, c), c, botID, req, in, tools, r, q)
+	} else {
+		err = h.startResponse(withLogID(ctx, c), c, botID, req, in, tools, r, q)
+	}
+	if err != nil {
 		return modelError(req.Model, err)
 	}
 	return r.answer(ctx, c, q)
@@ -85,10 +92,10 @@ func (h Handlers) startResponse(ctx context.Context, c *app.RequestContext, botI
 	p := httpx.Caller(c)
 	start := chatapp.Request{BotID: botID, UserID: req.User, AdditionalMessages: in.messages, AutoSaveHistory: true,
 		Tools: tools, Instructions: joinInstructions(append(in.instructions, req.Instructions))}
+	if req.Store != nil && !*req.Store {
+		return errs.Invalid("store", "must be true or left out with previous_response_id: that response's stored conversation is continued")
+	}
 	if req.PreviousResponseID == "" {
-		if len(in.outputs) > 0 {
-			return errs.Invalid("input", "a function_call_output answers a call of an earlier response: send that response's id as previous_response_id")
-		}
 		if start.UserID == "" {
 			start.UserID = "user-" + strconv.FormatInt(p.UserID, 10)
 		}
@@ -126,6 +133,7 @@ func readInput(raw json.RawMessage) (rsInput, error) {
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
 		in.messages = []chatapp.InputMessage{{Role: conversation.RoleUser, Content: text}}
+		in.transcript = []chatapp.CompletionMessage{{Role: "user", Content: text}}
 		return in, nil
 	}
 	var items []rsItem
@@ -148,9 +156,14 @@ func (in *rsInput) add(at string, it rsItem) error {
 			return errs.Invalid(at+".call_id", "is required: the call_id of the function_call answered")
 		}
 		in.outputs = append(in.outputs, conversation.ToolOutput{ToolCallID: it.CallID, Output: outputText(it.Output)})
+		in.transcript = append(in.transcript, chatapp.CompletionMessage{Role: "tool", Content: outputText(it.Output), ToolCallID: it.CallID})
 		return nil
-	case "function_call", "reasoning":
-		return nil // the client's copy of what the previous response said
+	case "function_call":
+		in.calls = true
+		in.addCall(conversation.ToolCall{ID: it.CallID, Name: it.Name, Arguments: it.Arguments})
+		return nil
+	case "reasoning":
+		return nil // the client's copy of what the previous response thought
 	case "", "message":
 	default:
 		return errs.Invalid(at+".type", "must be message, function_call or function_call_output; got %q", it.Type)
@@ -162,8 +175,10 @@ func (in *rsInput) add(at string, it rsItem) error {
 	switch it.Role {
 	case "user", "assistant":
 		in.messages = append(in.messages, chatapp.InputMessage{Role: it.Role, Content: text})
+		in.transcript = append(in.transcript, chatapp.CompletionMessage{Role: it.Role, Content: text})
 	case "system", "developer":
 		in.instructions = append(in.instructions, text)
+		in.transcript = append(in.transcript, chatapp.CompletionMessage{Role: "system", Content: text})
 	default:
 		return errs.Invalid(at+".role", "must be user, assistant, system or developer; got %q", it.Role)
 	}

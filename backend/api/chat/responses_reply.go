@@ -25,6 +25,7 @@ type rsReply struct {
 	items                   []map[string]any // finished output items, in order
 	open                    *rsOpen          // the message item being streamed
 	announced               bool             // response.created was sent
+	ephemeral               bool             // a stateless turn: nothing stored
 }
 
 // rsOpen is an answer message being streamed as an output item.
@@ -40,7 +41,12 @@ type rsEvent struct {
 	body map[string]any
 }
 
-func (r *rsReply) id() string { return responseID(r.convID, r.chatID, r.suffix) }
+func (r *rsReply) id() string {
+	if r.ephemeral {
+		return "resp_" + strconv.FormatInt(r.chatID, 10)
+	}
+	return responseID(r.convID, r.chatID, r.suffix)
+}
 
 // collect takes one chat event and returns the stream events it makes.
 func (r *rsReply) collect(e chatapp.Event) []rsEvent {
@@ -151,7 +157,7 @@ func (r *rsReply) object(status string) map[string]any {
 	o := map[string]any{"id": r.id(), "object": "response", "created_at": r.created, "status": status, "model": r.model,
 		"output": nonNilItems(r.items), "usage": r.usage(), "error": nil, "incomplete_details": nil,
 		"instructions": nilIfEmpty(r.req.Instructions), "previous_response_id": nilIfEmpty(r.previous),
-		"tools": nonNilTools(r.req.Tools), "tool_choice": "auto", "parallel_tool_calls": true, "store": true,
+		"tools": nonNilTools(r.req.Tools), "tool_choice": "auto", "parallel_tool_calls": true, "store": !r.ephemeral,
 		"text": map[string]any{"format": map[string]any{"type": "text"}}, "truncation": "disabled", "metadata": map[string]any{}}
 	if len(r.req.ToolChoice) > 0 {
 		o["tool_choice"] = r.req.ToolChoice

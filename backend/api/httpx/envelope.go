@@ -70,7 +70,7 @@ func Fail(ctx context.Context, c *app.RequestContext, err error) {
 // same shapes as Fail.
 func FailWith(c *app.RequestContext, status, code int, msg string) {
 	if IsOpenAIPath(string(c.Path())) {
-		failOpenAIWith(c, status, msg)
+		FailOpenAIWith(c, status, msg)
 		return
 	}
 	c.AbortWithStatusJSON(cozeStatus(c, status), Envelope{Code: code, Msg: msg, Detail: &Detail{LogID: LogID(c)}})

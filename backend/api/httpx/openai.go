@@ -24,7 +24,7 @@ const (
 // openAIPrefixes are the routes OpenAI's clients call: every answer there,
 // errors of the middleware included, is in OpenAI's error shape, because
 // those clients read nothing else.
-var openAIPrefixes = []string{"/v1/chat/completions", "/v1/models", "/v1/responses"}
+var openAIPrefixes = []string{"/v1/chat/completions", "/v1/models", "/v1/responses", "/v1/embeddings"}
 
 // IsOpenAIPath reports whether path is one of the OpenAI-compatible routes.
 func IsOpenAIPath(path string) bool {
@@ -97,11 +97,11 @@ func NewOpenAIError(err error) (int, OpenAIError) {
 }
 
 // OpenAIErrorType is the error type OpenAI's API uses for an HTTP status.
-// A 404 is an invalid_request_error, as OpenAI answers an unknown model.
+// A 404 is an invalid_request_error, as OpenAI answers an unknown model,
+// and so is a 401: OpenAI answers a bad key with invalid_request_error and
+// the code invalid_api_key.
 func OpenAIErrorType(status int) string {
 	switch {
-	case status == http.StatusUnauthorized:
-		return "authentication_error"
 	case status == http.StatusForbidden:
 		return "permission_error"
 	case status == http.StatusTooManyRequests:
@@ -138,8 +138,9 @@ func FailOpenAI(c *app.RequestContext, err error) {
 	c.AbortWithStatusJSON(status, map[string]any{"error": e})
 }
 
-// failOpenAIWith is FailWith on an OpenAI route.
-func failOpenAIWith(c *app.RequestContext, status int, msg string) {
+// FailOpenAIWith writes an error raised by the HTTP layer itself (no
+// route, a body too large) in OpenAI's shape with status and msg.
+func FailOpenAIWith(c *app.RequestContext, status int, msg string) {
 	e := OpenAIError{Message: msg, Type: OpenAIErrorType(status), Code: statusCode(status)}
 	c.Header("X-Request-Id", LogID(c))
 	c.AbortWithStatusJSON(status, map[string]any{"error": e})

@@ -37,7 +37,7 @@ func TestFailSpeaksOpenAIOnTheOpenAIRoutes(t *testing.T) {
 		code       any
 	}{
 		{"/v1/chat/completions", errs.Invalid("messages[0].role", "bad"), 400, "invalid_request_error", "messages[0].role", nil},
-		{"/v1/models", errs.Unauthenticated("authentication is invalid"), 401, "authentication_error", "", "invalid_api_key"},
+		{"/v1/models", errs.Unauthenticated("authentication is invalid"), 401, "invalid_request_error", "", "invalid_api_key"},
 		{"/v1/responses/resp_1_2", WithOpenAICode(errs.NotFound("model", "x"), OpenAIModelNotFound, "model"), 404, "invalid_request_error", "model", "model_not_found"},
 		{"/v1/responses", fmt.Errorf("x: %w", errs.ErrRateLimited), 429, "rate_limit_error", "", "rate_limit_exceeded"},
 		{"/v1/models/7", errs.Forbidden("no"), 403, "permission_error", "", nil},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -72,11 +73,11 @@ func TestOpenAIModelsAndErrors(t *testing.T) {
 
 			hi := []map[string]any{{"role": "user", "content": "hi"}}
 			e := oaError(t, s.call(t, "POST", "/v1/chat/completions", "pat_wrong", map[string]any{"model": botID, "messages": hi}), 401)
-			if e["type"] != "authentication_error" || e["code"] != "invalid_api_key" || str(e, "message") == "" {
+			if e["type"] != "invalid_request_error" || e["code"] != "invalid_api_key" || str(e, "message") == "" {
 				t.Fatalf("bad key: %v", e)
 			}
 			e = oaError(t, s.call(t, "GET", "/v1/models", "", nil), 401)
-			if e["type"] != "authentication_error" {
+			if e["type"] != "invalid_request_error" {
 				t.Fatalf("no key: %v", e)
 			}
 			e = oaError(t, s.call(t, "POST", "/v1/chat/completions", bootstrapToken, map[string]any{"model": "999999999999", "messages": hi}), 404)
@@ -91,6 +92,22 @@ func TestOpenAIModelsAndErrors(t *testing.T) {
 			e = oaError(t, s.call(t, "GET", "/v1/chat/completions", bootstrapToken, nil), 405)
 			if !strings.Contains(str(e, "message"), "GET") {
 				t.Fatalf("wrong method: %v", e)
+			}
+
+			embeddings(t, c)
+
+			// Any other /v1 path is OpenAI's unknown URL; Coze's voice and template
+			// routes say they are not supported, in a body both SDKs read.
+			e = oaError(t, s.call(t, "POST", "/v1/batches", bootstrapToken, map[string]any{}), 404)
+			if e["type"] != "invalid_request_error" || !strings.Contains(str(e, "message"), "POST /v1/batches") {
+				t.Fatalf("unknown /v1 route: %v", e)
+			}
+			for _, path := range []string{"/v1/audio/speech", "/v1/templates/7/duplicate"} {
+				r := s.call(t, "POST", path, bootstrapToken, map[string]any{})
+				e, _ := r.raw["error"].(map[string]any)
+				if r.status != 501 || r.code != 5010 || !strings.HasPrefix(r.msg, "not supported") || e["message"] != r.msg {
+					t.Fatalf("%s: %d %v", path, r.status, r.raw)
+				}
 			}
 
 			// Elsewhere Pergola's envelope stays, and a 405 has its own code.
@@ -225,14 +242,17 @@ func TestCozeStreamedErrorsReachTheSDK(t *testing.T) {
 }
 
 // TestCozeBotRetrieveListsBoundWorkflows: bots.retrieve shows the
-// workflows a bot binds in workflow_info_list, published and draft.
+// workflows a bot binds in workflow_info_list, and its plugins (a
+// built-in's name and tools described) in plugin_info_list, published and
+// draft.
 func TestCozeBotRetrieveListsBoundWorkflows(t *testing.T) {
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
 			c := newChatSetup(t, b)
 			weather := c.workflow(t, "weather_report", "tells the weather of a city", weatherWorkflow, true)
+			calc := calculatorID(t, c.s, c.ws)
 			botID := c.bot(t, map[string]any{"name": "W", "prompt": "p", "model": map[string]any{"model_id": "fake"},
-				"workflows": []map[string]any{{"workflow_id": weather}}})
+				"workflows": []map[string]any{{"workflow_id": weather}}, "plugins": []map[string]any{{"plugin_id": calc, "tool": "evaluate"}}})
 			for _, q := range []string{"", "?is_published=false"} {
 				got := c.s.call(t, "GET", "/v1/bots/"+botID+q, bootstrapToken, nil).must(t, 200)
 				list := items(t, got.data, "workflow_info_list")
@@ -243,7 +263,50 @@ func TestCozeBotRetrieveListsBoundWorkflows(t *testing.T) {
 				if _, ok := list[0]["icon_url"]; !ok {
 					t.Fatalf("icon_url missing: %v", list[0])
 				}
+				plugins := items(t, got.data, "plugin_info_list")
+				if len(plugins) != 1 || str(plugins[0], "plugin_id") != calc || str(plugins[0], "name") != "Calculator" || str(plugins[0], "description") == "" {
+					t.Fatalf("plugin_info_list%s = %v", q, plugins)
+				}
+				if apis := items(t, plugins[0], "api_info_list"); len(apis) != 1 || str(apis[0], "name") != "evaluate" || str(apis[0], "description") == "" {
+					t.Fatalf("api_info_list%s = %v", q, apis)
+				}
 			}
 		})
+	}
+}
+
+// embeddings drives POST /v1/embeddings over a platform embedding model on
+// the fake model server: floats, base64, and the fields a caller must fix.
+func embeddings(t *testing.T, c *chatSetup) {
+	t.Helper()
+	s := c.s
+	s.call(t, "POST", "/api/admin/models", bootstrapToken, map[string]any{"id": "embed", "kind": "embedding",
+		"provider": "openai", "base_url": c.llm.BaseURL(), "api_key": "k", "model": "fake-embed-dim8"}).must(t, 201)
+	got := s.call(t, "POST", "/v1/embeddings", bootstrapToken, map[string]any{"model": "embed", "input": []string{"red apple", "green pear"}})
+	data, _ := got.raw["data"].([]any)
+	if got.status != 200 || got.raw["object"] != "list" || len(data) != 2 || got.raw["model"] != "embed" {
+		t.Fatalf("embeddings: %d %v", got.status, got.raw)
+	}
+	for i, d := range data {
+		e := d.(map[string]any)
+		if v, _ := e["embedding"].([]any); e["index"] != float64(i) || e["object"] != "embedding" || len(v) != 8 {
+			t.Fatalf("embedding %d = %v", i, e)
+		}
+	}
+	b64 := s.call(t, "POST", "/v1/embeddings", bootstrapToken, map[string]any{"model": "embed", "input": "red apple", "encoding_format": "base64"})
+	if raw, err := base64.StdEncoding.DecodeString(str(b64.raw["data"].([]any)[0].(map[string]any), "embedding")); b64.status != 200 || err != nil || len(raw) != 32 {
+		t.Fatalf("base64: %d %v", b64.status, b64.raw)
+	}
+	for _, bad := range []struct {
+		body  map[string]any
+		param string
+	}{
+		{map[string]any{"model": "fake", "input": "x"}, "model"},
+		{map[string]any{"model": "embed", "input": []string{}}, "input"},
+		{map[string]any{"model": "embed", "input": "x", "encoding_format": "int8"}, "encoding_format"},
+	} {
+		if e := oaError(t, s.call(t, "POST", "/v1/embeddings", bootstrapToken, bad.body), 400); e["param"] != bad.param {
+			t.Fatalf("%v: %v; want param %s", bad.body, e, bad.param)
+		}
 	}
 }

@@ -61,6 +61,8 @@ func TestOpenAIResponses(t *testing.T) {
 				t.Fatalf("GET: %d %v", got.status, got.raw)
 			}
 
+			statelessLoop(t, s, respond, weather)
+
 			// Streamed: the semantic events in order, the text in deltas.
 			events := s.stream(t, "/v1/responses", bootstrapToken, map[string]any{"model": botID, "input": "streamed words", "stream": true})
 			want := []string{"response.created", "response.in_progress", "response.output_item.added", "response.content_part.added",
@@ -89,7 +91,7 @@ func TestOpenAIResponses(t *testing.T) {
 				param  string
 			}{
 				{map[string]any{"input": []any{map[string]any{"type": "function_call_output", "call_id": "call_x", "output": "x"}}}, 400, "input"},
-				{map[string]any{"input": "x", "store": false}, 400, "store"},
+				{map[string]any{"input": "x", "store": false, "previous_response_id": id}, 400, "store"},
 				{map[string]any{"input": "x", "previous_response_id": "resp_1_2"}, 404, "previous_response_id"},
 				{map[string]any{"input": []any{map[string]any{"role": "wizard", "content": "x"}}}, 400, "input[0].role"},
 				{map[string]any{"previous_response_id": id, "input": []any{map[string]any{"type": "function_call_output", "call_id": "call_x", "output": "x"}}}, 409, ""},
@@ -103,6 +105,39 @@ func TestOpenAIResponses(t *testing.T) {
 				t.Fatalf("unknown model: %v", e)
 			}
 		})
+	}
+}
+
+// statelessLoop runs a tool loop as the Vercel AI SDK and LangChain do:
+// the whole transcript in input, no previous_response_id, with and
+// without store.
+func statelessLoop(t *testing.T, s *testServer, respond func(map[string]any) reply, weather map[string]any) {
+	t.Helper()
+	ask := map[string]any{"role": "user", "content": []any{map[string]any{"type": "input_text", "text": `#call get_weather {"city":"Oslo"}`}}}
+	first := respond(map[string]any{"input": []any{ask}, "tools": []any{weather}, "store": false})
+	out := first.raw["output"].([]any)
+	fc := out[len(out)-1].(map[string]any)
+	if first.status != 200 || fc["type"] != "function_call" || first.raw["store"] != false {
+		t.Fatalf("stateless call: %d %v", first.status, first.raw)
+	}
+	for _, store := range []any{nil, false} {
+		body := map[string]any{"tools": []any{weather}, "input": []any{ask,
+			map[string]any{"type": "function_call", "call_id": fc["call_id"], "name": "get_weather", "arguments": fc["arguments"]},
+			map[string]any{"type": "function_call_output", "call_id": fc["call_id"], "output": "rainy"}}}
+		if store != nil {
+			body["store"] = store
+		}
+		done := respond(body)
+		if done.status != 200 || outputText(t, done.raw) != "tool said: rainy" || done.raw["store"] != false {
+			t.Fatalf("stateless output (store %v): %d %v", store, done.status, done.raw)
+		}
+		if got := s.call(t, "GET", "/v1/responses/"+str(done.raw, "id"), bootstrapToken, nil); got.status != 404 {
+			t.Fatalf("a stateless response is not stored, GET: %d %v", got.status, got.raw)
+		}
+	}
+	plain := respond(map[string]any{"input": "not kept", "store": false})
+	if plain.status != 200 || outputText(t, plain.raw) != "echo: not kept" {
+		t.Fatalf("store false: %d %v", plain.status, plain.raw)
 	}
 }
 

@@ -52,6 +52,7 @@ var ownReach = map[string]string{
 	"POST /api/tokens":             "mints a token no broader than the caller's",
 	"GET /api/models":              "the platform's models, which every builder picks from",
 	"GET /v1/models":               "the published bots of the workspaces the token reaches",
+	"POST /v1/embeddings":          "embeds the texts it is sent with a platform model, which every builder picks from",
 	"GET /api/workflow-nodes":      "the node catalog",
 	"POST /api/workflows/validate": "checks a definition it is sent",
 	"GET /mcp":                     "MCP: lists only the tools of the workspaces the token reaches",

@@ -52,7 +52,7 @@ func TestServeAnswersTheCozeContract(t *testing.T) {
 				"authentication is invalid: this server knows no such token (check it was copied whole")
 			s.call(t, "GET", "/v1/workspaces", "pat_wrong", nil).fails(t, 401, 4100, "get a new personal access token in the console")
 			checkNoBearerPrefix(t, s)
-			nf := s.call(t, "GET", "/v1/nothing-here", bootstrapToken, nil)
+			nf := s.call(t, "GET", "/v3/nothing-here", bootstrapToken, nil) // under /v1, OpenAI's shape (TestOpenAIModelsAndErrors)
 			nf.fails(t, 404, 4200, "no route")
 			if nf.header.Get("X-Tt-Logid") == "" {
 				t.Fatal("404 answer has no X-Tt-Logid")

@@ -51,7 +51,7 @@ func newKnowledge(ctx context.Context, cfg config.Config, db *sqlstore.DB, ident
 	f := provider.Factory{HTTPClient: modelHTTP}
 	k := cfg.Knowledge
 	svc := knowledgeapp.New(knowledgeapp.Deps{Bases: db.Knowledge(), Documents: db.Knowledge(), Index: index, Access: ident,
-		Models: embeddingModels{models}, Chunker: docChunker{docparse.Parser{}}, Embedder: embedder{models, f},
+		Models: embeddingModels{models}, Chunker: docChunker{docparse.Parser{}}, Embedder: embedder{reg: models, f: f},
 		Reranker: reranker{models, f}, Rewriter: rewriter{models, f}, Files: knowledgeFiles{files},
 		Fetcher: pageFetcher{client: guard.Client(), max: k.MaxFileBytes}, Queue: queue, IDs: db.IDs(), Log: log, Lease: k.Lease, Shares: sh.knowledge,
 		Limits: knowledge.Limits{DocumentsPerBase: k.MaxDocuments, ChunksPerDocument: k.MaxChunks, FileBytes: k.MaxFileBytes}})
@@ -135,14 +135,20 @@ func modelOfKind(ctx context.Context, reg *modelreg.Registry, id, kind, field st
 	return m, nil
 }
 
-// embedder embeds through the provider factory.
+// embedder embeds through the provider factory; a wrong model is an error
+// naming field (embedding_model when empty).
 type embedder struct {
-	reg *modelreg.Registry
-	f   provider.Factory
+	reg   *modelreg.Registry
+	f     provider.Factory
+	field string
 }
 
 func (e embedder) Embed(ctx context.Context, id string, texts []string) ([][]float32, error) {
-	m, err := modelOfKind(ctx, e.reg, id, llm.KindEmbedding, "embedding_model")
+	field := e.field
+	if field == "" {
+		field = "embedding_model"
+	}
+	m, err := modelOfKind(ctx, e.reg, id, llm.KindEmbedding, field)
 	if err != nil {
 		return nil, err
 	}

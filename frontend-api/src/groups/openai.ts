@@ -32,5 +32,10 @@ export function openai(c: Caller) {
       retrieve: (id: string, opts?: Rest<"/v1/responses/{id}", "get">) =>
         c.callOpenAI("get", "/v1/responses/{id}", { path: { id }, ...opts }),
     },
+    embeddings: {
+      /** Embeds texts with a platform model of kind embedding (`model` is its id). */
+      create: (body: Body<"/v1/embeddings", "post">, opts?: Rest<"/v1/embeddings", "post">) =>
+        c.callOpenAI("post", "/v1/embeddings", { body, ...opts }),
+    },
   };
 }
