@@ -125,15 +125,16 @@ func (s *Service) callBuiltin(ctx context.Context, c *call) (string, error) {
 }
 
 func (s *Service) callMCP(ctx context.Context, c *call) (string, error) {
-	srv, err := s.mcpServer(ctx, c.spec.ServerURL, c.spec.Transport, c.pl.Auth, false)
+	srv, err := s.serverOf(ctx, c.pl, c.spec)
 	if err != nil {
 		return "", err
 	}
-	c.trace.mcp(srv, c.tool.OperationID, c.args, c.pl.Auth.Secrets())
-	sess, err := s.sessions.session(ctx, c.pl.ID, srv)
+	c.trace.mcp(srv, c.tool.OperationID, c.args, c.pl.Secrets())
+	sess, release, err := s.sessions.session(ctx, c.pl.ID, srv)
 	if err != nil {
 		return "", fmt.Errorf("cannot connect to the MCP server: %s", reason(err))
 	}
+	defer release()
 	out, err := sess.CallTool(ctx, c.tool.OperationID, c.args)
 	if err != nil {
 		if errors.Is(err, errs.ErrUnavailable) {

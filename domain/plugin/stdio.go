@@ -60,3 +60,15 @@ func ValidateStdio(command string, args []string, env map[string]string) error {
 // EnvNames lists the names of a stdio server's environment, sorted: what
 // the API shows of it.
 func (p *Plugin) EnvNames() []string { return slices.Sorted(maps.Keys(p.Env)) }
+
+// Secrets lists what must never be shown of a plugin: its auth's secrets
+// and the values of its environment.
+func (p *Plugin) Secrets() []string {
+	out := p.Auth.Secrets()
+	for _, k := range p.EnvNames() {
+		if v := p.Env[k]; v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
