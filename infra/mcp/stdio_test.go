@@ -50,7 +50,7 @@ func TestStdioServer(t *testing.T) {
 		t.Fatalf("whoami = %q, %v", out, err)
 	}
 	out, err := c.CallTool(ctx, "net", nil)
-	if err != nil || strings.Contains(out, "reachable") || !strings.Contains(out, "1.1.1.1:80 blocked") {
+	if err != nil || strings.Contains(out, ":80 reachable") || !strings.Contains(out, "1.1.1.1:80 blocked") {
 		t.Fatalf("net = %q, %v", out, err)
 	}
 	if !c.Alive() {
