@@ -61,6 +61,14 @@ func (c *credentials) apply(req *http.Request) {
 
 // mcpServer is where an MCP plugin connects, with its auth as headers (or
 // as query parameters of the URL).
+// serverOf is where a version (or the draft) of an MCP plugin connects.
+func (s *Service) serverOf(ctx context.Context, pl *plugin.Plugin, spec *plugin.Spec) (MCPServer, error) {
+	if spec.Transport == plugin.TransportStdio {
+		return MCPServer{Transport: plugin.TransportStdio, Command: spec.Command, Args: spec.Args, Env: pl.Env}, nil
+	}
+	return s.mcpServer(ctx, spec.ServerURL, spec.Transport, pl.Auth, false)
+}
+
 func (s *Service) mcpServer(ctx context.Context, endpoint, transport string, a plugin.Auth, fresh bool) (MCPServer, error) {
 	c, err := s.credentials(ctx, a, fresh)
 	if err != nil {

@@ -19,8 +19,13 @@ type Input struct {
 	// ServerURL replaces the document's servers (openapi) or is the MCP
 	// endpoint (mcp).
 	ServerURL string
-	Transport string // mcp: streamable (default) or sse
+	Transport string // mcp: streamable (default), sse or stdio
 	Auth      plugin.Auth
+	// Command, Args and Env are what a stdio MCP server runs (platform
+	// administrators only); Env's values are secrets.
+	Command string
+	Args    []string
+	Env     map[string]string
 }
 
 // Create registers a plugin in a workspace: an OpenAPI document whose
@@ -29,7 +34,10 @@ type Input struct {
 // returns the plugin with warnings about operations left out. It needs
 // the plugin scope and membership of the workspace (errs.ErrForbidden);
 // a wrong input is errs.ErrInvalid naming the field and, for a document,
-// the operation; a name taken in the workspace is errs.ErrConflict.
+// the operation; a name taken in the workspace is errs.ErrConflict. A
+// stdio MCP server runs a command on this server: only a platform
+// administrator may register one (errs.ErrForbidden saying so), and its
+// command is started here to list its tools.
 func (s *Service) Create(ctx context.Context, p identity.Principal, workspaceID int64, in Input) (*plugin.Plugin, []string, error) {
 	if err := s.member(ctx, p, workspaceID); err != nil {
 		return nil, nil, err
@@ -40,11 +48,17 @@ func (s *Service) Create(ctx context.Context, p identity.Principal, workspaceID 
 	if in.Kind != plugin.KindOpenAPI && in.Kind != plugin.KindMCP {
 		return nil, nil, errs.Invalid("kind", "must be openapi or mcp, got %q", in.Kind)
 	}
+	if in.Kind == plugin.KindMCP && in.Transport == plugin.TransportStdio {
+		if err := requireStdioAdmin(p); err != nil {
+			return nil, nil, err
+		}
+	}
 	in.Auth.Normalize()
 	if err := in.Auth.Validate(); err != nil {
 		return nil, nil, err
 	}
-	m, err := s.buildSpec(ctx, source{kind: in.Kind, document: in.OpenAPI, serverURL: strings.TrimSpace(in.ServerURL), transport: in.Transport}, in.Auth)
+	m, err := s.buildSpec(ctx, source{kind: in.Kind, document: in.OpenAPI, serverURL: strings.TrimSpace(in.ServerURL), transport: in.Transport,
+		command: strings.TrimSpace(in.Command), args: in.Args, env: in.Env}, in.Auth)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -59,7 +73,7 @@ func (s *Service) Create(ctx context.Context, p identity.Principal, workspaceID 
 		return nil, nil, err
 	}
 	pl := &plugin.Plugin{WorkspaceID: workspaceID, CreatorID: p.UserID, Kind: in.Kind, Name: name, Description: desc,
-		Auth: in.Auth, Draft: m.spec, Enabled: true}
+		Auth: in.Auth, Env: in.Env, Draft: m.spec, Enabled: true}
 	if err := s.d.Store.CreatePlugin(ctx, pl); err != nil {
 		return nil, nil, fmt.Errorf("create plugin: %w", err)
 	}

@@ -54,7 +54,7 @@ func TestCreateRefusesBadInput(t *testing.T) {
 		{"long name", pluginapp.Input{OpenAPI: petsDoc, Name: strings.Repeat("n", 101)}, "name", "at most 100"},
 		{"bad server_url", pluginapp.Input{OpenAPI: petsDoc, ServerURL: "file:///etc"}, "server_url", "absolute http(s) URL"},
 		{"mcp without url", pluginapp.Input{Kind: plugin.KindMCP, Name: "m"}, "server_url", "absolute http(s) URL"},
-		{"mcp bad transport", pluginapp.Input{Kind: plugin.KindMCP, Name: "m", ServerURL: "http://x.io/mcp", Transport: "ws"}, "transport", "streamable or sse"},
+		{"mcp bad transport", pluginapp.Input{Kind: plugin.KindMCP, Name: "m", ServerURL: "http://x.io/mcp", Transport: "ws"}, "transport", "streamable, sse or stdio"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -134,7 +134,11 @@ func (r *DebugRun) mcp(srv MCPServer, tool string, args map[string]any, secrets 
 		return
 	}
 	b, _ := json.Marshal(map[string]any{"name": tool, "arguments": args})
-	r.Request = DebugRequest{Method: "tools/call", URL: mask(srv.URL, secrets), Headers: map[string]string{}, Body: string(b)}
+	target := srv.URL
+	if srv.Transport == plugin.TransportStdio {
+		target = "stdio:" + srv.Command
+	}
+	r.Request = DebugRequest{Method: "tools/call", URL: mask(target, secrets), Headers: map[string]string{}, Body: mask(string(b), secrets)}
 	for k, v := range srv.Headers {
 		r.Request.Headers[k] = mask(v, secrets)
 	}

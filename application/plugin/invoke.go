@@ -125,23 +125,43 @@ func (s *Service) callBuiltin(ctx context.Context, c *call) (string, error) {
 }
 
 func (s *Service) callMCP(ctx context.Context, c *call) (string, error) {
-	srv, err := s.mcpServer(ctx, c.spec.ServerURL, c.spec.Transport, c.pl.Auth, false)
+	srv, err := s.serverOf(ctx, c.pl, c.spec)
 	if err != nil {
 		return "", err
 	}
-	c.trace.mcp(srv, c.tool.OperationID, c.args, c.pl.Auth.Secrets())
-	sess, err := s.sessions.session(ctx, c.pl.ID, srv)
-	if err != nil {
-		return "", fmt.Errorf("cannot connect to the MCP server: %s", reason(err))
+	c.trace.mcp(srv, c.tool.OperationID, c.args, c.pl.Secrets())
+	out, err := s.callSession(ctx, c, srv)
+	if errors.Is(err, errDied) {
+		out, err = s.callSession(ctx, c, srv) // a stdio server's process ended: once more, in a new one
 	}
-	out, err := sess.CallTool(ctx, c.tool.OperationID, c.args)
 	if err != nil {
-		if errors.Is(err, errs.ErrUnavailable) {
-			s.sessions.drop(c.pl.ID, sess) // the session broke: dial again next time
-		}
-		return "", fmt.Errorf("the MCP tool %s failed: %s", c.tool.OperationID, reason(err))
+		return "", err
 	}
 	out = truncate(out, maxResult)
 	c.trace.localResult(out)
 	return out, nil
+}
+
+// errDied is a call that failed because the stdio server's connection
+// ended: its process ended, before or while the call ran.
+var errDied = errors.New("the MCP server's process ended")
+
+// callSession calls the tool through the plugin's pooled session.
+func (s *Service) callSession(ctx context.Context, c *call, srv MCPServer) (string, error) {
+	sess, release, err := s.sessions.session(ctx, c.pl.ID, srv)
+	if err != nil {
+		return "", fmt.Errorf("cannot connect to the MCP server: %s", reason(err))
+	}
+	defer release()
+	out, err := sess.CallTool(ctx, c.tool.OperationID, c.args)
+	if err == nil {
+		return out, nil
+	}
+	if errors.Is(err, errs.ErrUnavailable) {
+		s.sessions.drop(c.pl.ID, sess) // the session broke: dial again next time
+		if srv.Transport == plugin.TransportStdio && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
+			return "", fmt.Errorf("%w: %s", errDied, reason(err))
+		}
+	}
+	return "", fmt.Errorf("the MCP tool %s failed: %s", c.tool.OperationID, reason(err))
 }

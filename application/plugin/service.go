@@ -50,7 +50,11 @@ type Deps struct {
 	// request goes through (MCP connections get it through MCP).
 	HTTP *http.Client
 	// MCP connects to MCP servers; nil means MCP plugins cannot be added.
-	MCP      MCPDialer
+	MCP MCPDialer
+	// MCPIdle is how long an unused MCP session is kept open; for a stdio
+	// server, how long its process lives after its last call. 0 means 5
+	// minutes.
+	MCPIdle  time.Duration
 	Builtins []Builtin
 	Now      func() time.Time
 	Log      *slog.Logger
@@ -88,7 +92,7 @@ func New(d Deps) *Service {
 		d:        d,
 		builtins: map[int64]Builtin{},
 		tokens:   newTokenCache(d.HTTP, d.Now),
-		sessions: newSessionPool(d.MCP, d.Now),
+		sessions: newSessionPool(d.MCP, d.MCPIdle),
 		stats:    newRecorder(d.Stats, d.StatsEvery, d.Now, d.Log),
 		versions: newSpecCache(),
 	}

@@ -17,6 +17,10 @@ type source struct {
 	document  string // OpenAPI
 	serverURL string // OpenAPI: replaces the document's servers; MCP: the endpoint
 	transport string // MCP
+	// stdio MCP: what runs.
+	command string
+	args    []string
+	env     map[string]string
 }
 
 // made is a spec built from a source, with what the builder should know.
@@ -49,6 +53,12 @@ func (s *Service) discover(ctx context.Context, src source, auth plugin.Auth) (*
 	if s.d.MCP == nil {
 		return nil, errs.Invalid("kind", "MCP plugins are not available on this server")
 	}
+	if src.transport == plugin.TransportStdio {
+		return s.discoverStdio(ctx, src)
+	}
+	if src.command != "" || len(src.args) > 0 || len(src.env) > 0 {
+		return nil, errs.Invalid("command", "only the stdio transport runs a command; this plugin's transport is %q", src.transport)
+	}
 	if err := plugin.ValidateServerURL("server_url", src.serverURL); err != nil {
 		return nil, err
 	}
@@ -56,7 +66,7 @@ func (s *Service) discover(ctx context.Context, src source, auth plugin.Auth) (*
 		src.transport = plugin.TransportStreamable
 	}
 	if src.transport != plugin.TransportStreamable && src.transport != plugin.TransportSSE {
-		return nil, errs.Invalid("transport", "must be streamable or sse, got %q", src.transport)
+		return nil, errs.Invalid("transport", "must be streamable, sse or stdio, got %q", src.transport)
 	}
 	server, err := s.mcpServer(ctx, src.serverURL, src.transport, auth, false)
 	if err != nil {
@@ -71,7 +81,7 @@ func (s *Service) discover(ctx context.Context, src source, auth plugin.Auth) (*
 	if err != nil {
 		return nil, errs.Invalid("server_url", "the MCP server at %s did not list its tools: %s", src.serverURL, reason(err))
 	}
-	tools, err := mcpTools(listed)
+	tools, err := mcpTools(listed, "server_url")
 	if err != nil {
 		return nil, err
 	}
@@ -81,12 +91,12 @@ func (s *Service) discover(ctx context.Context, src source, auth plugin.Auth) (*
 // mcpTools turns an MCP server's tools into plugin tools: names made to
 // fit what models accept (the original kept to call it), schemas in the
 // shape stored specs have.
-func mcpTools(listed []MCPTool) ([]plugin.Tool, error) {
+func mcpTools(listed []MCPTool, field string) ([]plugin.Tool, error) {
 	if len(listed) == 0 {
-		return nil, errs.Invalid("server_url", "the MCP server offers no tools")
+		return nil, errs.Invalid(field, "the MCP server offers no tools")
 	}
 	if len(listed) > plugin.MaxTools {
-		return nil, errs.Invalid("server_url", "the MCP server offers %d tools; a plugin may have at most %d", len(listed), plugin.MaxTools)
+		return nil, errs.Invalid(field, "the MCP server offers %d tools; a plugin may have at most %d", len(listed), plugin.MaxTools)
 	}
 	taken := map[string]bool{}
 	out := make([]plugin.Tool, 0, len(listed))
@@ -98,7 +108,7 @@ func mcpTools(listed []MCPTool) ([]plugin.Tool, error) {
 		taken[name] = true
 		schema, err := objectSchema(t.InputSchema)
 		if err != nil {
-			return nil, errs.Invalid("server_url", "tool %s of the MCP server: input schema: %v", t.Name, err)
+			return nil, errs.Invalid(field, "tool %s of the MCP server: input schema: %v", t.Name, err)
 		}
 		out = append(out, plugin.Tool{Name: name, OperationID: t.Name, Description: plugin.TrimDescription(t.Description), Schema: schema})
 	}

@@ -57,6 +57,7 @@ type Config struct {
 	Shares            Shares         `yaml:",inline"`           // each workspace's share of the shared pools (shares.go)
 	Chat              Chat           `yaml:",inline"`           // the limits on a message's and a history's text (chat.go)
 	ChannelRetries    ChannelRetries `yaml:",inline"`           // how failed channel turns and sends are tried again (channels.go)
+	MCPStdio          MCPStdio       `yaml:",inline"`           // limits of stdio MCP servers (mcpstdio.go)
 }
 
 // Defaults are the embedded-default settings.
@@ -85,6 +86,7 @@ func Defaults() Config {
 		Shares:          DefaultShares(),
 		Chat:            DefaultChat(),
 		ChannelRetries:  DefaultChannelRetries(),
+		MCPStdio:        DefaultMCPStdio(),
 	}
 }
 

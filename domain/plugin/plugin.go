@@ -18,7 +18,7 @@ type Kind string
 // Kinds of plugins.
 const (
 	KindOpenAPI Kind = "openapi" // an HTTP API described by an OpenAPI 3.0/3.1 document
-	KindMCP     Kind = "mcp"     // an MCP server reached over streamable HTTP or SSE
+	KindMCP     Kind = "mcp"     // an MCP server reached over streamable HTTP, SSE or stdio
 	KindBuiltin Kind = "builtin" // a built-in plugin of the catalog, run in-process
 )
 
@@ -26,6 +26,10 @@ const (
 const (
 	TransportStreamable = "streamable"
 	TransportSSE        = "sse"
+	// TransportStdio is a command this server runs in a sandbox, spoken
+	// to over its stdin and stdout; only platform administrators may
+	// register one.
+	TransportStdio = "stdio"
 )
 
 // CatalogWorkspace is the workspace id of the built-in catalog: its plugins
@@ -53,8 +57,12 @@ type Plugin struct {
 	Enabled bool
 	// DisabledTools are tools administrators switched off platform-wide.
 	DisabledTools []string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// Env is the environment of a stdio MCP server's command. Its values
+	// are secrets like Auth's: stores encrypt them, the API never returns
+	// them, and it is not versioned.
+	Env       map[string]string
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // IsCatalog reports whether p is a built-in plugin every workspace can use.
@@ -95,9 +103,14 @@ type Spec struct {
 	// document's servers (empty: the document's); its tools carry the
 	// URL they call.
 	ServerURL string
-	// Transport is the MCP transport: TransportStreamable or TransportSSE.
+	// Transport is the MCP transport: TransportStreamable, TransportSSE or
+	// TransportStdio.
 	Transport string
-	Tools     []Tool
+	// Command and Args are what a stdio MCP server runs: an absolute path
+	// under /usr (the only tree its sandbox holds) and its arguments.
+	Command string
+	Args    []string
+	Tools   []Tool
 }
 
 // Tool returns the tool named name.

@@ -4988,6 +4988,10 @@ export interface components {
             creator_id?: string;
             server_url?: string;
             transport?: string;
+            command?: string;
+            args?: string[];
+            /** @description The names of a stdio server's environment (the values are never returned). */
+            env_names?: string[];
             auth: components["schemas"]["PluginAuth"];
             tools: components["schemas"]["PluginTool"][];
             draft_revision: number;
@@ -5079,7 +5083,15 @@ export interface components {
             openapi?: unknown;
             server_url?: string;
             /** @enum {string} */
-            transport?: "streamable" | "sse";
+            transport?: "streamable" | "sse" | "stdio";
+            /** @description A stdio MCP server's program, an absolute path under /usr (administrators only). */
+            command?: string;
+            /** @description The stdio server's arguments. */
+            args?: string[];
+            /** @description The stdio server's whole environment; the values are secrets. An update replaces it. */
+            env?: {
+                [key: string]: string;
+            };
             auth?: components["schemas"]["PluginAuthInput"];
         };
         PluginListEnvelope: components["schemas"]["Envelope"] & {
@@ -5119,6 +5131,8 @@ export interface components {
             publisher_id?: string;
             created_at: components["schemas"]["UnixTime"];
             server_url?: string;
+            command?: string;
+            args?: string[];
             tools: components["schemas"]["PluginTool"][];
             openapi?: string;
         };

@@ -23,7 +23,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args map[string]any)
 	}
 	res, err := c.session.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
-		return "", classify("call tool "+name+" on", c.url, err)
+		return "", classify("call tool "+name+" on", c.url, withStderr(err, c.stderr))
 	}
 	if len(res.InputRequests) > 0 {
 		return "", classify("call tool "+name+" on", c.url, fmt.Errorf("the tool asks for user input, which is not supported"))

@@ -63,6 +63,8 @@ type Client struct {
 	session   *sdk.ClientSession
 	opTimeout time.Duration
 	cancel    context.CancelFunc // ends the SSE stream's context
+	done      chan struct{}      // a stdio server's: closed when its process ended
+	stderr    *tail              // a stdio server's: what it printed last
 }
 
 // Connect opens a session with the server and completes the MCP handshake.
@@ -154,7 +156,7 @@ func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
 	var tools []Tool
 	for t, err := range c.session.Tools(ctx, nil) {
 		if err != nil {
-			return nil, classify("list the tools of", c.url, err)
+			return nil, classify("list the tools of", c.url, withStderr(err, c.stderr))
 		}
 		tools = append(tools, Tool{Name: t.Name, Description: t.Description, InputSchema: schemaMap(t.InputSchema)})
 	}

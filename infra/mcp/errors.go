@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -71,7 +72,7 @@ func kindOf(op string, err error) error {
 		return ErrProtocol
 	case op == "connect to":
 		return ErrNotMCP
-	case errors.Is(err, sdk.ErrConnectionClosed):
+	case errors.Is(err, sdk.ErrConnectionClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return ErrUnreachable
 	}
 	return ErrProtocol

@@ -52,7 +52,7 @@ func (pluginRow) TableName() string { return "plugins" }
 const withoutSource = "draft_source"
 
 func (s *PluginStore) toRow(p *plugin.Plugin) (*pluginRow, error) {
-	auth, err := s.db.sealAuth(p.Auth)
+	auth, err := s.db.sealAuth(p.Auth, p.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func (s *PluginStore) toRow(p *plugin.Plugin) (*pluginRow, error) {
 }
 
 func (s *PluginStore) fromRow(r *pluginRow) (*plugin.Plugin, error) {
-	auth, err := s.db.openAuth(r.Auth)
+	auth, env, err := s.db.openAuth(r.Auth)
 	if err != nil {
 		return nil, fmt.Errorf("sqlstore: plugin %d: %w", r.ID, err)
 	}
@@ -88,7 +88,7 @@ func (s *PluginStore) fromRow(r *pluginRow) (*plugin.Plugin, error) {
 	}
 	p := &plugin.Plugin{
 		ID: r.ID, CreatorID: r.CreatorID, Kind: plugin.Kind(r.Kind), Name: r.Name, Description: r.Description,
-		Auth: auth, Draft: spec, DraftRevision: r.DraftRevision, PublishedVersion: r.PublishedVersion,
+		Auth: auth, Env: env, Draft: spec, DraftRevision: r.DraftRevision, PublishedVersion: r.PublishedVersion,
 		PublishedAt: utcPtr(r.PublishedAt), Enabled: r.Enabled, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 	if r.WorkspaceID != nil {

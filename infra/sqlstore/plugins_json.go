@@ -13,6 +13,8 @@ import (
 type specDoc struct {
 	ServerURL string    `json:"server_url,omitempty"`
 	Transport string    `json:"transport,omitempty"`
+	Command   string    `json:"command,omitempty"`
+	Args      []string  `json:"args,omitempty"`
 	Tools     []toolDoc `json:"tools"`
 }
 
@@ -44,7 +46,7 @@ type bodyDoc struct {
 }
 
 func encodeSpec(s *plugin.Spec) (string, error) {
-	d := specDoc{ServerURL: s.ServerURL, Transport: s.Transport, Tools: make([]toolDoc, len(s.Tools))}
+	d := specDoc{ServerURL: s.ServerURL, Transport: s.Transport, Command: s.Command, Args: s.Args, Tools: make([]toolDoc, len(s.Tools))}
 	for i, t := range s.Tools {
 		td := toolDoc{Name: t.Name, OperationID: t.OperationID, Description: t.Description, Schema: t.Schema,
 			Method: t.Method, ServerURL: t.ServerURL, Path: t.Path}
@@ -65,7 +67,7 @@ func decodeSpec(raw, source string) (plugin.Spec, error) {
 	if err := json.Unmarshal([]byte(raw), &d); err != nil {
 		return plugin.Spec{}, err
 	}
-	s := plugin.Spec{Source: source, ServerURL: d.ServerURL, Transport: d.Transport, Tools: make([]plugin.Tool, len(d.Tools))}
+	s := plugin.Spec{Source: source, ServerURL: d.ServerURL, Transport: d.Transport, Command: d.Command, Args: d.Args, Tools: make([]plugin.Tool, len(d.Tools))}
 	for i, td := range d.Tools {
 		t := plugin.Tool{Name: td.Name, OperationID: td.OperationID, Description: td.Description, Schema: td.Schema,
 			Method: td.Method, ServerURL: td.ServerURL, Path: td.Path}
@@ -80,28 +82,34 @@ func decodeSpec(raw, source string) (plugin.Spec, error) {
 	return s, nil
 }
 
-// authDoc is a plugin's auth as stored, sealed as a whole, in plugins.auth.
+// authDoc is a plugin's auth as stored, sealed as a whole, in plugins.auth,
+// with the environment of a stdio MCP server, whose values are secrets too.
 type authDoc struct {
-	Type         string   `json:"type"`
-	In           string   `json:"in,omitempty"`
-	Name         string   `json:"name,omitempty"`
-	Key          string   `json:"key,omitempty"`
-	Token        string   `json:"token,omitempty"`
-	Username     string   `json:"username,omitempty"`
-	Password     string   `json:"password,omitempty"`
-	TokenURL     string   `json:"token_url,omitempty"`
-	ClientID     string   `json:"client_id,omitempty"`
-	ClientSecret string   `json:"client_secret,omitempty"`
-	Scopes       []string `json:"scopes,omitempty"`
-	ClientAuth   string   `json:"client_auth,omitempty"`
+	Env          map[string]string `json:"env,omitempty"`
+	Type         string            `json:"type"`
+	In           string            `json:"in,omitempty"`
+	Name         string            `json:"name,omitempty"`
+	Key          string            `json:"key,omitempty"`
+	Token        string            `json:"token,omitempty"`
+	Username     string            `json:"username,omitempty"`
+	Password     string            `json:"password,omitempty"`
+	TokenURL     string            `json:"token_url,omitempty"`
+	ClientID     string            `json:"client_id,omitempty"`
+	ClientSecret string            `json:"client_secret,omitempty"`
+	Scopes       []string          `json:"scopes,omitempty"`
+	ClientAuth   string            `json:"client_auth,omitempty"`
 }
 
-// sealAuth encodes and encrypts an auth; no auth is stored as "".
-func (db *DB) sealAuth(a plugin.Auth) (string, error) {
-	if a.Type == "" || a.Type == plugin.AuthNone {
+// sealAuth encodes and encrypts an auth and an environment; no auth and
+// no environment is stored as "".
+func (db *DB) sealAuth(a plugin.Auth, env map[string]string) (string, error) {
+	if (a.Type == "" || a.Type == plugin.AuthNone) && len(env) == 0 {
 		return "", nil
 	}
-	b, err := json.Marshal(authDoc{Type: string(a.Type), In: a.In, Name: a.Name, Key: a.Key, Token: a.Token,
+	if a.Type == "" {
+		a.Type = plugin.AuthNone
+	}
+	b, err := json.Marshal(authDoc{Env: env, Type: string(a.Type), In: a.In, Name: a.Name, Key: a.Key, Token: a.Token,
 		Username: a.Username, Password: a.Password, TokenURL: a.TokenURL, ClientID: a.ClientID,
 		ClientSecret: a.ClientSecret, Scopes: a.Scopes, ClientAuth: a.ClientAuth})
 	if err != nil {
@@ -113,23 +121,23 @@ func (db *DB) sealAuth(a plugin.Auth) (string, error) {
 	return db.cipher.Encrypt(string(b))
 }
 
-// openAuth decrypts and decodes a stored auth.
-func (db *DB) openAuth(sealed string) (plugin.Auth, error) {
+// openAuth decrypts and decodes a stored auth and environment.
+func (db *DB) openAuth(sealed string) (plugin.Auth, map[string]string, error) {
 	if sealed == "" {
-		return plugin.Auth{Type: plugin.AuthNone}, nil
+		return plugin.Auth{Type: plugin.AuthNone}, nil, nil
 	}
 	if db.cipher == nil {
-		return plugin.Auth{}, errNoCipher
+		return plugin.Auth{}, nil, errNoCipher
 	}
 	plain, err := db.cipher.Decrypt(sealed)
 	if err != nil {
-		return plugin.Auth{}, fmt.Errorf("open auth: %w", err)
+		return plugin.Auth{}, nil, fmt.Errorf("open auth: %w", err)
 	}
 	var d authDoc
 	if err := json.Unmarshal([]byte(plain), &d); err != nil {
-		return plugin.Auth{}, fmt.Errorf("decode auth: %w", err)
+		return plugin.Auth{}, nil, fmt.Errorf("decode auth: %w", err)
 	}
 	return plugin.Auth{Type: plugin.AuthType(d.Type), In: d.In, Name: d.Name, Key: d.Key, Token: d.Token,
 		Username: d.Username, Password: d.Password, TokenURL: d.TokenURL, ClientID: d.ClientID,
-		ClientSecret: d.ClientSecret, Scopes: d.Scopes, ClientAuth: d.ClientAuth}, nil
+		ClientSecret: d.ClientSecret, Scopes: d.Scopes, ClientAuth: d.ClientAuth}, d.Env, nil
 }

@@ -93,6 +93,7 @@ func testPluginStore(t *testing.T, db *DB) {
 	})
 
 	t.Run("update", func(t *testing.T) { testPluginUpdate(t, db, wsA.ID, wsB.ID, ada.ID) })
+	t.Run("stdio", func(t *testing.T) { testPluginStdio(t, db, wsA.ID, ada.ID) })
 	t.Run("list", func(t *testing.T) { testPluginList(t, db, ada.ID) })
 	t.Run("publish", func(t *testing.T) { testPluginPublish(t, db, wsA.ID, wsB.ID, ada.ID) })
 	t.Run("governance", func(t *testing.T) { testPluginGovernance(t, db, wsA.ID, ada.ID) })

@@ -31,7 +31,7 @@ func (s *PluginStore) UpdatePlugin(ctx context.Context, workspaceID, id int64, f
 		if err != nil {
 			return err
 		}
-		kept.Name, kept.Description, kept.Auth, kept.Draft = p.Name, p.Description, p.Auth, p.Draft
+		kept.Name, kept.Description, kept.Auth, kept.Env, kept.Draft = p.Name, p.Description, p.Auth, p.Env, p.Draft
 		kept.DraftRevision++
 		kept.UpdatedAt = s.db.timestamp()
 		next, err := s.toRow(kept)

@@ -29,7 +29,8 @@ func (h Console) Create(ctx context.Context, c *app.RequestContext) error {
 		return err
 	}
 	in := pluginapp.Input{Kind: plugin.Kind(req.Kind), Name: req.Name, Description: req.Description,
-		OpenAPI: req.OpenAPI.text, ServerURL: req.ServerURL, Transport: req.Transport}
+		OpenAPI: req.OpenAPI.text, ServerURL: req.ServerURL, Transport: req.Transport,
+		Command: req.Command, Args: req.Args, Env: req.Env}
 	if req.Auth != nil {
 		in.Auth = req.Auth.toDomain()
 	}
@@ -107,7 +108,8 @@ func (h Console) Update(ctx context.Context, c *app.RequestContext) error {
 	if err := bindStrict(c, &req, true); err != nil {
 		return err
 	}
-	patch := pluginapp.Patch{Name: req.Name, Description: req.Description, ServerURL: req.ServerURL, Transport: req.Transport}
+	patch := pluginapp.Patch{Name: req.Name, Description: req.Description, ServerURL: req.ServerURL, Transport: req.Transport,
+		Command: req.Command, Args: req.Args, Env: req.Env}
 	if req.OpenAPI.set {
 		patch.OpenAPI = &req.OpenAPI.text
 	}

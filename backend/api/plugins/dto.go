@@ -67,6 +67,9 @@ type PluginDTO struct {
 	CreatorID        string    `json:"creator_id"`
 	ServerURL        string    `json:"server_url,omitempty"`
 	Transport        string    `json:"transport,omitempty"`
+	Command          string    `json:"command,omitempty"`
+	Args             []string  `json:"args,omitempty"`
+	EnvNames         []string  `json:"env_names,omitempty"` // the values are secrets
 	Auth             AuthDTO   `json:"auth"`
 	Tools            []ToolDTO `json:"tools"`
 	DraftRevision    int64     `json:"draft_revision"`
@@ -84,7 +87,8 @@ func newPluginDTO(pl *plugin.Plugin, withSchema bool) PluginDTO {
 	d := PluginDTO{
 		ID: httpx.ID(pl.ID), WorkspaceID: httpx.OptionalID(pl.WorkspaceID), Scope: "workspace", Kind: string(pl.Kind),
 		Name: pl.Name, Description: pl.Description, CreatorID: httpx.OptionalID(pl.CreatorID),
-		ServerURL: pl.Draft.ServerURL, Transport: pl.Draft.Transport, Auth: newAuthDTO(pl.Auth),
+		ServerURL: pl.Draft.ServerURL, Transport: pl.Draft.Transport, Command: pl.Draft.Command, Args: pl.Draft.Args,
+		EnvNames: pl.EnvNames(), Auth: newAuthDTO(pl.Auth),
 		Tools: newToolDTOs(pl, &pl.Draft, withSchema), DraftRevision: pl.DraftRevision,
 		PublishedVersion: versionLabel(pl.PublishedVersion), PublishedAt: httpx.UnixPtr(pl.PublishedAt),
 		Enabled: pl.Enabled, DisabledTools: httpx.NonNil(pl.DisabledTools),
@@ -107,13 +111,16 @@ type VersionDTO struct {
 	PublisherID string    `json:"publisher_id"`
 	CreatedAt   int64     `json:"created_at"`
 	ServerURL   string    `json:"server_url,omitempty"`
+	Command     string    `json:"command,omitempty"`
+	Args        []string  `json:"args,omitempty"`
 	Tools       []ToolDTO `json:"tools"`
 	OpenAPI     *string   `json:"openapi,omitempty"`
 }
 
 func newVersionDTO(pl *plugin.Plugin, v *plugin.Version, full bool) VersionDTO {
 	d := VersionDTO{PluginID: httpx.ID(v.PluginID), Version: v.Label(), PublisherID: httpx.OptionalID(v.PublisherID),
-		CreatedAt: httpx.Unix(v.CreatedAt), ServerURL: v.Spec.ServerURL, Tools: newToolDTOs(pl, &v.Spec, full)}
+		CreatedAt: httpx.Unix(v.CreatedAt), ServerURL: v.Spec.ServerURL, Command: v.Spec.Command, Args: v.Spec.Args,
+		Tools: newToolDTOs(pl, &v.Spec, full)}
 	if full && pl.Kind == plugin.KindOpenAPI {
 		src := v.Spec.Source
 		d.OpenAPI = &src

@@ -74,17 +74,24 @@ type createRequest struct {
 	ServerURL   string       `json:"server_url"`
 	Transport   string       `json:"transport"`
 	Auth        *AuthRequest `json:"auth"`
+	// A stdio MCP server's command line and environment.
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
 }
 
 // patchRequest is the body of PATCH /api/plugins/:id; absent fields are
 // kept.
 type patchRequest struct {
-	Name        *string      `json:"name"`
-	Description *string      `json:"description"`
-	OpenAPI     document     `json:"openapi"`
-	ServerURL   *string      `json:"server_url"`
-	Transport   *string      `json:"transport"`
-	Auth        *AuthRequest `json:"auth"`
+	Name        *string            `json:"name"`
+	Description *string            `json:"description"`
+	OpenAPI     document           `json:"openapi"`
+	ServerURL   *string            `json:"server_url"`
+	Transport   *string            `json:"transport"`
+	Auth        *AuthRequest       `json:"auth"`
+	Command     *string            `json:"command"`
+	Args        *[]string          `json:"args"`
+	Env         *map[string]string `json:"env"`
 }
 
 // debugRequest is the body of a debug run.

@@ -44,7 +44,7 @@ func newPlugins(db *sqlstore.DB, ident *identityapp.Service, cfg config.Config, 
 	client := guard.Client()
 	svc := pluginapp.New(pluginapp.Deps{
 		Store: db.Plugins(), Stats: db.Plugins(), Access: ident, HTTP: client, Users: pluginUsers{db.Bots()},
-		MCP: mcpDialer{client: client}, Builtins: builtins(plugins.Catalog(plugins.Deps{HTTP: client, Now: time.Now})),
+		MCP: mcpDialer{client: client, sandbox: stdioSandbox(cfg)}, MCPIdle: cfg.MCPStdio.Idle, Builtins: builtins(plugins.Catalog(plugins.Deps{HTTP: client, Now: time.Now})),
 		Log: log,
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), catalogSyncTimeout)
@@ -71,11 +71,28 @@ func builtins(list []plugins.Builtin) []pluginapp.Builtin {
 	return out
 }
 
-// mcpDialer adapts infra/mcp to the service's port.
-type mcpDialer struct{ client *http.Client }
+// stdioSandbox is how stdio MCP servers run: under the bubblewrap of
+// Python code nodes, with PERGOLA_MCP_STDIO_MEMORY_MIB of address space
+// and PERGOLA_MCP_STDIO_CPU of CPU time per process.
+func stdioSandbox(cfg config.Config) mcp.Sandbox {
+	return mcp.Sandbox{Bwrap: cfg.Bwrap, Memory: int64(cfg.MCPStdio.MemoryMiB) << 20, CPU: cfg.MCPStdio.CPU}
+}
+
+// mcpDialer adapts infra/mcp to the service's port: HTTP servers through
+// the guarded client, stdio servers in their sandbox.
+type mcpDialer struct {
+	client  *http.Client
+	sandbox mcp.Sandbox
+}
 
 func (d mcpDialer) Dial(ctx context.Context, s pluginapp.MCPServer) (pluginapp.MCPSession, error) {
-	c, err := mcp.Connect(ctx, mcp.Config{URL: s.URL, Transport: s.Transport, Headers: s.Headers, HTTP: d.client})
+	var c *mcp.Client
+	var err error
+	if s.Transport == mcp.TransportStdio {
+		c, err = mcp.ConnectStdio(ctx, mcp.StdioConfig{Command: s.Command, Args: s.Args, Env: s.Env, Sandbox: d.sandbox})
+	} else {
+		c, err = mcp.Connect(ctx, mcp.Config{URL: s.URL, Transport: s.Transport, Headers: s.Headers, HTTP: d.client})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -101,3 +118,6 @@ func (s mcpSession) CallTool(ctx context.Context, name string, args map[string]a
 }
 
 func (s mcpSession) Close() { _ = s.c.Close() }
+
+// Alive reports whether a stdio server's process still runs.
+func (s mcpSession) Alive() bool { return s.c.Alive() }
