@@ -139,8 +139,9 @@ func (g *annGraph) selectNeighbours(cs []cand, m int) []int32 {
 	return out
 }
 
-// search offers the graph's nearest neighbours of q, scored exactly.
-func (g *annGraph) search(b *BaseVectors, q []float32, top *TopK) {
+// search offers the graph's nearest neighbours of q, scored exactly,
+// leaving out the skipped documents' chunks.
+func (g *annGraph) search(b *BaseVectors, q []float32, skip Skip, top *TopK) {
 	seen := g.visits.get()
 	defer g.visits.put(seen)
 	ep := []cand{{g.entry, g.dist(q, g.entry)}}
@@ -148,6 +149,8 @@ func (g *annGraph) search(b *BaseVectors, q []float32, top *TopK) {
 		ep = g.searchLayer(q, ep, 1, l, seen)
 	}
 	for _, c := range g.searchLayer(q, ep, max(g.efQuery, top.k), 0, seen) {
-		top.Offer(b.IDs[c.id], float64(1-c.d))
+		if !skip.Has(b.docs[c.id]) {
+			top.Offer(b.IDs[c.id], float64(1-c.d))
+		}
 	}
 }

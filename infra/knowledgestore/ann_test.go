@@ -53,7 +53,7 @@ func graphFor(t testing.TB, n, dims, clusters, queries int) (*BaseVectors, [][]f
 	all := randomSet(r, n+queries, dims, clusters)
 	bv := NewBaseVectors(1, dims)
 	for i, v := range all[:n] {
-		if err := bv.Add(int64(i+1), v); err != nil {
+		if err := bv.Add(int64(i+1), 1, v); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -71,8 +71,8 @@ func measureRecall(bv *BaseVectors, queries [][]float32) float64 {
 	for _, q := range queries {
 		q = Normalized(q)
 		exact, ann := NewTopK(10), NewTopK(10)
-		bv.SearchExact(q, exact)
-		bv.Search(q, ann)
+		bv.SearchExact(q, nil, exact)
+		bv.Search(q, nil, ann)
 		got := map[int64]bool{}
 		for _, s := range ann.Best() {
 			got[s.ID] = true

@@ -96,7 +96,7 @@ func (c *VectorCache) evict() {
 func (c *VectorCache) bytes() int64 {
 	var n int64
 	for _, b := range c.bases {
-		n += int64(len(b.data))*4 + int64(len(b.IDs))*8
+		n += int64(len(b.data))*4 + int64(len(b.IDs))*16 + b.text.bytes()
 	}
 	return n
 }

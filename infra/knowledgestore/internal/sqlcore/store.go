@@ -19,15 +19,15 @@ import (
 	"github.com/pergola-ai/pergola/infra/knowledgestore"
 )
 
-// TextIndex is an engine's full-text index over the chunk rows.
+// TextIndex is an engine's full-text index over the chunk rows, kept in
+// the chunks' transactions. Searches do not read it: they score BM25 on
+// the in-memory index loaded with a base's vectors, which is exact and
+// much faster (see the README's "Knowledge performance").
 type TextIndex interface {
 	// Put indexes chunks just inserted in tx.
 	Put(ctx context.Context, tx *sql.Tx, chunks []knowledge.Chunk) error
 	// Delete unindexes chunks by id (at most a few hundred).
 	Delete(ctx context.Context, tx *sql.Tx, ids []int64) error
-	// Search returns the topK chunk ids of the scope matching terms, best
-	// first, scores positive.
-	Search(ctx context.Context, db *sql.DB, s knowledge.Scope, terms []string, topK int) ([]knowledgestore.Scored, error)
 }
 
 // Config is what differs between the engines.
