@@ -18,6 +18,22 @@ import (
 
 const processing = int(knowledge.StatusProcessing)
 
+// NotReady returns the ids of the documents of the workspace's knowledge
+// bases whose status is not ready (the index of knowledge_id and status).
+func (s *KnowledgeStore) NotReady(ctx context.Context, workspaceID int64, knowledgeIDs []int64) ([]int64, error) {
+	if len(knowledgeIDs) == 0 {
+		return nil, nil
+	}
+	var ids []int64
+	err := s.db.gorm.WithContext(ctx).Model(&knowledgeDocRow{}).
+		Where("knowledge_id IN ? AND status <> ? AND workspace_id = ?", knowledgeIDs, int(knowledge.StatusReady), workspaceID).
+		Pluck("id", &ids).Error
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: documents not ready: %w", err)
+	}
+	return ids, nil
+}
+
 // Requeue makes a document processing from the start, leased to the
 // queue; errs.ErrConflict while it is processing.
 func (s *KnowledgeStore) Requeue(ctx context.Context, workspaceID, id int64, now, until time.Time) (*knowledge.Document, error) {
