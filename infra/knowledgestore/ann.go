@@ -8,13 +8,13 @@ import (
 )
 
 // HNSW settings (Malkov & Yashunin): neighbours per node (twice that on
-// the bottom layer), the beam while building and while searching. They
-// give recall@10 of at least 0.95 against exact search on clustered and
-// on uniform random vectors (TestANNRecall).
+// the bottom layer) and the beam while building; the beam of searches is
+// calibrated per graph (see calibrate). They give recall@10 of at least
+// 0.95 against exact search on clustered and on uniform random vectors
+// (TestANNRecall).
 const (
-	annM       = 16
-	annEfBuild = 100
-	annEfQuery = 160
+	annM       = 24
+	annEfBuild = 128
 	// annMaxK is the largest topK answered from the graph; larger ones
 	// search exhaustively.
 	annMaxK = 64
@@ -40,12 +40,16 @@ type annGraph struct {
 // buildGraph inserts every vector; it gives up (nil) when stop is set.
 func buildGraph(b *BaseVectors, stop *atomic.Bool) *annGraph {
 	g := &annGraph{b: b, links: make([][][]int32, b.Len()), entry: -1,
-		rng: rand.New(rand.NewSource(int64(b.Len()))), building: newVisits(b.Len()), efQuery: annEfQuery}
+		rng: rand.New(rand.NewSource(int64(b.Len()))), building: newVisits(b.Len())}
 	g.visits.n = b.Len()
 	defer func() { g.building = nil }()
+	held := max(b.Len()-annSample, 0) // the vectors the beam is calibrated on
 	for i := range b.IDs {
 		if i%1024 == 0 && stop != nil && stop.Load() {
 			return nil
+		}
+		if i == held {
+			g.calibrate(held)
 		}
 		g.insert(int32(i))
 	}

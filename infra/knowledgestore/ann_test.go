@@ -1,6 +1,7 @@
 package knowledgestore
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand"
 	"os"
@@ -115,14 +116,16 @@ func BenchmarkANNRecall(b *testing.B) {
 	}
 	for _, c := range []struct{ dims, clusters int }{{128, 20}, {128, 0}} {
 		bv, qs := graphFor(b, n, c.dims, c.clusters, 200)
-		for _, ef := range []int{64, 160, 400} {
+		calibrated := bv.ann.Load().efQuery
+		for _, ef := range []int{0, 64, 160, 400} { // 0: the calibrated beam
 			b.Run(fmt.Sprintf("n=%d/dims=%d/clusters=%d/ef=%d", n, c.dims, c.clusters, ef), func(b *testing.B) {
-				bv.ann.Load().efQuery = ef
+				bv.ann.Load().efQuery = cmp.Or(ef, calibrated)
 				var recall float64
 				for b.Loop() {
 					recall = measureRecall(bv, qs)
 				}
 				b.ReportMetric(recall, "recall@10")
+				b.ReportMetric(float64(bv.ann.Load().efQuery), "ef")
 			})
 		}
 	}

@@ -19,8 +19,8 @@ type BaseVectors struct {
 	data     []float32
 	text     *baseText
 
-	// From annMin vectors on, the first search starts building an HNSW
-	// graph (in the background unless annSync); searches stay exact
+	// From annMin vectors on, an HNSW graph is built once the set is
+	// cached (in the background unless annSync); searches stay exact
 	// until it is ready.
 	annMin   int
 	annSync  bool
@@ -120,7 +120,7 @@ func (b *BaseVectors) SearchExact(q []float32, skip Skip, top *TopK) {
 }
 
 // graph returns the HNSW graph if it is built, starting its build on the
-// first call for a large base.
+// first call for a large base (VectorCache.Put makes that call).
 func (b *BaseVectors) graph() *annGraph {
 	if b.annMin <= 0 || b.Len() < b.annMin {
 		return nil

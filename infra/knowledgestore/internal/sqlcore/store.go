@@ -14,6 +14,7 @@ package sqlcore
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/pergola-ai/pergola/domain/knowledge"
 	"github.com/pergola-ai/pergola/infra/knowledgestore"
@@ -42,6 +43,9 @@ type Config struct {
 	ANN knowledgestore.ANNConfig
 	// CacheBytes bounds the vectors kept in memory (0: the default).
 	CacheBytes int64
+	// WarmAfter is how long writes to a base must pause before it is
+	// loaded again in the background (0: never, the first search loads).
+	WarmAfter time.Duration
 	// WriteTx is the options of write transactions (nil: the driver's).
 	WriteTx *sql.TxOptions
 	// Retryable reports an error after which a write transaction is run
@@ -54,6 +58,7 @@ type Store struct {
 	db    *sql.DB
 	cfg   Config
 	cache *knowledgestore.VectorCache
+	warm  warmer
 }
 
 // New returns a Store on db, whose tables the engine has created.
@@ -63,7 +68,10 @@ func New(db *sql.DB, cfg Config) *Store {
 
 // Close drops the cached vectors and stops graph builds; the engine
 // closes the database.
-func (s *Store) Close() { s.cache.Close() }
+func (s *Store) Close() {
+	s.warm.stop()
+	s.cache.Close()
+}
 
 // CachedBases returns how many knowledge bases' vectors are in memory.
 func (s *Store) CachedBases() int { return s.cache.Len() }
