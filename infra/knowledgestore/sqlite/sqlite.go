@@ -1,9 +1,10 @@
 // Package sqlite is the embedded knowledge.Index: chunks, float32 vectors
 // and an FTS5 full-text index in their own SQLite file (the pure-Go
-// driver, no cgo). Vector search is exact cosine over a per-base cache in
-// memory, through an HNSW graph for bases of DefaultANNThreshold chunks or
-// more; full text is FTS5 with bm25() over pre-cut terms (words, CJK
-// characters and character pairs), so Chinese matches without spaces.
+// driver, no cgo). Searches read a per-base cache in memory (see sqlcore):
+// exact cosine, through an HNSW graph for bases of DefaultANNThreshold
+// chunks or more, and BM25 on an inverted index of pre-cut terms (words,
+// CJK characters and character pairs), so Chinese matches without spaces.
+// The FTS5 table is still written but no longer read.
 package sqlite
 
 import (

@@ -1,8 +1,10 @@
 // Package sqlcore is the knowledge.Index the sqlite and mysql engines
 // share: chunk rows with their vectors as float32 BLOBs, a revision per
-// knowledge base bumped in every write's transaction, exact (or, for large
-// bases, HNSW) vector search over a per-base in-process cache validated
-// against those revisions, and a pluggable full-text index.
+// knowledge base bumped in every write's transaction, and searches over a
+// per-base in-process cache validated against those revisions: exact (or,
+// for large bases, HNSW) vector search and BM25 on an inverted index of
+// the chunks' terms. The engines' full-text tables are written with the
+// chunks (TextIndex) but not read.
 //
 // Tables (created by the engines):
 //
