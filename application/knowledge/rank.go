@@ -67,9 +67,10 @@ func fuse(a, b []knowledge.Hit) []knowledge.Hit {
 	return out
 }
 
-// onlyReady keeps the hits of ready documents, naming their documents
-// and knowledge bases.
-func (s *Service) onlyReady(ctx context.Context, workspaceID int64, bases []knowledge.Base, hits []knowledge.Hit) ([]knowledge.Recalled, error) {
+// named names the hits' documents and knowledge bases, dropping hits
+// whose document no longer exists. The index already left out the
+// documents that were not ready when the retrieval began.
+func (s *Service) named(ctx context.Context, workspaceID int64, bases []knowledge.Base, hits []knowledge.Hit) ([]knowledge.Recalled, error) {
 	if len(hits) == 0 {
 		return nil, nil
 	}
@@ -77,15 +78,9 @@ func (s *Service) onlyReady(ctx context.Context, workspaceID int64, bases []know
 	for _, h := range hits {
 		ids = append(ids, h.Chunk.DocumentID)
 	}
-	docs, err := s.d.Documents.DocumentsByID(ctx, workspaceID, ids)
+	docs, err := s.d.Documents.DocumentNames(ctx, workspaceID, ids)
 	if err != nil {
 		return nil, fmt.Errorf("load the documents of hits: %w", err)
-	}
-	ready := map[int64]string{}
-	for _, d := range docs {
-		if d.Status == knowledge.StatusReady {
-			ready[d.ID] = d.Name
-		}
 	}
 	names := map[int64]string{}
 	for _, b := range bases {
@@ -93,7 +88,7 @@ func (s *Service) onlyReady(ctx context.Context, workspaceID int64, bases []know
 	}
 	out := make([]knowledge.Recalled, 0, len(hits))
 	for _, h := range hits {
-		if name, ok := ready[h.Chunk.DocumentID]; ok {
+		if name, ok := docs[h.Chunk.DocumentID]; ok {
 			out = append(out, knowledge.Recalled{Hit: h, DocumentName: name, KnowledgeName: names[h.Chunk.KnowledgeID]})
 		}
 	}

@@ -143,9 +143,7 @@ func (s *Service) checkRetrieval(query string, r knowledge.Retrieval) (knowledge
 // retrieve runs a checked search over knowledge bases of one workspace.
 // strict fails on a failing reranker instead of keeping the fused order.
 // Chunks of documents being indexed (or failed) are in the index but are
-// never returned: the index leaves them out (Scope.SkipDocuments), and
-// the hits are checked again against their documents' status, which may
-// have changed meanwhile.
+// never returned: the index leaves them out (Scope.SkipDocuments).
 func (s *Service) retrieve(ctx context.Context, workspaceID int64, bases []knowledge.Base, query string, r knowledge.Retrieval, strict bool) ([]knowledge.Recalled, error) {
 	skip, err := s.d.Documents.NotReady(ctx, workspaceID, baseIDs(bases))
 	if err != nil {
@@ -156,7 +154,7 @@ func (s *Service) retrieve(ctx context.Context, workspaceID int64, bases []knowl
 	if err != nil {
 		return nil, err
 	}
-	recalled, err := s.onlyReady(ctx, workspaceID, bases, hits)
+	recalled, err := s.named(ctx, workspaceID, bases, hits)
 	if err != nil {
 		return nil, err
 	}

@@ -52,6 +52,10 @@ type DocumentStore interface {
 	// workspace (of any knowledge base), in no particular order, without
 	// their text (Text is empty).
 	DocumentsByID(ctx context.Context, workspaceID int64, ids []int64) ([]Document, error)
+	// DocumentNames returns the names of the documents among ids that
+	// exist in the workspace, by id: what a search shows of its hits'
+	// documents, read without the rest of their rows.
+	DocumentNames(ctx context.Context, workspaceID int64, ids []int64) (map[int64]string, error)
 	// NotReady returns the ids of the documents of knowledge bases of the
 	// workspace that are not ready (processing or failed): a search leaves
 	// their chunks out.
