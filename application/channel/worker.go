@@ -3,38 +3,22 @@ package channel
 import (
 	"context"
 	"time"
+
+	"github.com/pergola-ai/pergola/application/queue"
 )
-
-// QueueMessage is one delivery of the work queue (memory.Message and
-// redis.Message).
-type QueueMessage = struct {
-	ID         string
-	Payload    []byte
-	Deliveries int
-}
-
-// ConsumeOptions tunes Consume (memory.ConsumeOptions and
-// redis.ConsumeOptions).
-type ConsumeOptions = struct {
-	Concurrency       int
-	VisibilityTimeout time.Duration
-}
 
 // Consumer delivers the messages of a topic to a handler until ctx ends;
 // memory.Queue and redis.Queue implement it.
-type Consumer interface {
-	Consume(ctx context.Context, topic, group, consumer string, opts ConsumeOptions,
-		handle func(ctx context.Context, msg QueueMessage) error) error
-}
+type Consumer = queue.Consumer
 
 // Work processes queued events, concurrency at a time, until ctx ends.
 // Every process may run a worker; the queue gives each event to one.
 // visibility is how long a message stays with a worker before the queue
 // gives it to another: longer than a turn and its deliveries take.
 func (r *Runtime) Work(ctx context.Context, q Consumer, group, consumer string, concurrency int, visibility time.Duration) {
-	opts := ConsumeOptions{Concurrency: concurrency, VisibilityTimeout: visibility}
+	opts := queue.ConsumeOptions{Concurrency: concurrency, VisibilityTimeout: visibility}
 	for ctx.Err() == nil {
-		err := q.Consume(ctx, EventTopic, group, consumer, opts, func(ctx context.Context, msg QueueMessage) error {
+		err := q.Consume(ctx, EventTopic, group, consumer, opts, func(ctx context.Context, msg queue.Message) error {
 			return r.HandleEvent(ctx, msg.Payload)
 		})
 		if err != nil && ctx.Err() == nil {

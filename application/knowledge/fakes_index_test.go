@@ -103,7 +103,7 @@ func (x *memIndex) search(s knowledge.Scope, topK int, score func(c knowledge.Ch
 	defer x.mu.Unlock()
 	var hits []knowledge.Hit
 	for _, c := range x.chunks {
-		if c.WorkspaceID != s.WorkspaceID || !slices.Contains(s.KnowledgeIDs, c.KnowledgeID) {
+		if c.WorkspaceID != s.WorkspaceID || !slices.Contains(s.KnowledgeIDs, c.KnowledgeID) || slices.Contains(s.SkipDocuments, c.DocumentID) {
 			continue
 		}
 		if sc := score(c); sc > 0 {

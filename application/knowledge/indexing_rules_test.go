@@ -8,6 +8,7 @@ import (
 	"time"
 
 	knowledgeapp "github.com/pergola-ai/pergola/application/knowledge"
+	appqueue "github.com/pergola-ai/pergola/application/queue"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/knowledge"
 )
@@ -196,5 +197,57 @@ func TestADocumentDeletedWhileIndexedLeavesNoChunks(t *testing.T) {
 	mustNot(t, <-done)
 	if n := len(e.index.docChunks(e.ws.ID, kb.ID, docs[0].ID)); n != 0 {
 		t.Fatalf("%d chunks of a deleted document left in the index", n)
+	}
+}
+
+// drainOnce is a Consumer that hands the messages published so far to
+// the handler, once, then ends the worker.
+type drainOnce struct {
+	q      *queue
+	stop   context.CancelFunc
+	handed int
+}
+
+func (d *drainOnce) Consume(ctx context.Context, _, _, _ string, _ appqueue.ConsumeOptions, handle func(context.Context, appqueue.Message) error) error {
+	defer d.stop()
+	for _, m := range d.q.take() {
+		d.handed++
+		if err := handle(ctx, appqueue.Message{Payload: m}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestASingleProcessRestartIndexesLeftDocumentsAtOnce: on the embedded
+// default (one process, in-memory queue) a restarted worker indexes at
+// once a document killed mid-indexing and one whose queued message was
+// lost, without waiting for their leases; a worker of a deployment of
+// several processes leaves live leases alone.
+func TestASingleProcessRestartIndexesLeftDocumentsAtOnce(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	kb := e.base(t, "Handbook", knowledge.FormatText)
+	docs, err := e.svc.AddDocuments(ctx, e.owner, kb.ID, []knowledgeapp.DocumentInput{{Name: "a", Text: handbook}, {Name: "b", Text: handbook}})
+	mustNot(t, err)
+	e.queue.take() // the messages died with the process
+	e.crash(t, docs[0], 3)
+
+	for _, single := range []bool{false, true} {
+		deps := e.deps
+		deps.SingleProcess = single
+		wctx, cancel := context.WithCancel(ctx)
+		c := &drainOnce{q: e.queue, stop: cancel}
+		knowledgeapp.New(deps).Work(wctx, c, "knowledge", 1)
+		if !single && c.handed != 0 {
+			t.Fatalf("a worker of several processes queued %d documents held by live leases", c.handed)
+		}
+	}
+	for _, d := range docs {
+		got := e.doc(t, d.ID)
+		chunks := e.index.docChunks(e.ws.ID, kb.ID, d.ID)
+		if got.Status != knowledge.StatusReady || len(chunks) != 4 || strings.HasPrefix(chunks[0].Text, "half-indexed") {
+			t.Fatalf("document %s after the restart: %v with %d chunks; want ready with its 4", d.Name, got.Status, len(chunks))
+		}
 	}
 }

@@ -12,8 +12,7 @@ import (
 )
 
 // semantic embeds the query once per embedding model among the knowledge
-// bases (they may differ; q keeps the vectors for a further read) and
-// merges the nearest chunks by cosine similarity, which is comparable
+// bases (they may differ) and merges the nearest chunks by cosine similarity, which is comparable
 // across models of the same scale.
 func (s *Service) semantic(ctx context.Context, q *candidateQuery, n int) ([]knowledge.Hit, error) {
 	groups := map[string][]knowledge.Base{}
@@ -26,11 +25,13 @@ func (s *Service) semantic(ctx context.Context, q *candidateQuery, n int) ([]kno
 	}
 	var all []knowledge.Hit
 	for _, m := range models {
-		v, err := s.queryVector(ctx, q, m)
+		vs, err := s.d.Embedder.Embed(ctx, m, []string{q.text})
 		if err != nil {
-			return nil, err
+			return nil, errs.New(errs.ErrUnavailable, "embedding model %q failed to embed the query: %v", m, err)
 		}
-		hits, err := s.d.Index.SearchVector(ctx, scopeOf(q.workspaceID, groups[m]), v, n)
+		sc := q.scope
+		sc.KnowledgeIDs = baseIDs(groups[m])
+		hits, err := s.d.Index.SearchVector(ctx, sc, vs[0], n)
 		if err != nil {
 			return nil, fmt.Errorf("vector search: %w", err)
 		}
@@ -38,22 +39,6 @@ func (s *Service) semantic(ctx context.Context, q *candidateQuery, n int) ([]kno
 	}
 	slices.SortStableFunc(all, func(a, b knowledge.Hit) int { return cmp.Compare(b.Score, a.Score) })
 	return all[:min(len(all), n)], nil
-}
-
-// queryVector embeds q's text with model m, once per retrieval.
-func (s *Service) queryVector(ctx context.Context, q *candidateQuery, m string) ([]float32, error) {
-	if v, ok := q.vectors[m]; ok {
-		return v, nil
-	}
-	vs, err := s.d.Embedder.Embed(ctx, m, []string{q.text})
-	if err != nil {
-		return nil, errs.New(errs.ErrUnavailable, "embedding model %q failed to embed the query: %v", m, err)
-	}
-	if q.vectors == nil {
-		q.vectors = map[string][]float32{}
-	}
-	q.vectors[m] = vs[0]
-	return vs[0], nil
 }
 
 // fuse merges two rankings by reciprocal rank fusion: each chunk scores
@@ -82,9 +67,10 @@ func fuse(a, b []knowledge.Hit) []knowledge.Hit {
 	return out
 }
 
-// onlyReady keeps the hits of ready documents, naming their documents
-// and knowledge bases.
-func (s *Service) onlyReady(ctx context.Context, workspaceID int64, bases []knowledge.Base, hits []knowledge.Hit) ([]knowledge.Recalled, error) {
+// named names the hits' documents and knowledge bases, dropping hits
+// whose document no longer exists. The index already left out the
+// documents that were not ready when the retrieval began.
+func (s *Service) named(ctx context.Context, workspaceID int64, bases []knowledge.Base, hits []knowledge.Hit) ([]knowledge.Recalled, error) {
 	if len(hits) == 0 {
 		return nil, nil
 	}
@@ -92,15 +78,9 @@ func (s *Service) onlyReady(ctx context.Context, workspaceID int64, bases []know
 	for _, h := range hits {
 		ids = append(ids, h.Chunk.DocumentID)
 	}
-	docs, err := s.d.Documents.DocumentsByID(ctx, workspaceID, ids)
+	docs, err := s.d.Documents.DocumentNames(ctx, workspaceID, ids)
 	if err != nil {
 		return nil, fmt.Errorf("load the documents of hits: %w", err)
-	}
-	ready := map[int64]string{}
-	for _, d := range docs {
-		if d.Status == knowledge.StatusReady {
-			ready[d.ID] = d.Name
-		}
 	}
 	names := map[int64]string{}
 	for _, b := range bases {
@@ -108,7 +88,7 @@ func (s *Service) onlyReady(ctx context.Context, workspaceID int64, bases []know
 	}
 	out := make([]knowledge.Recalled, 0, len(hits))
 	for _, h := range hits {
-		if name, ok := ready[h.Chunk.DocumentID]; ok {
+		if name, ok := docs[h.Chunk.DocumentID]; ok {
 			out = append(out, knowledge.Recalled{Hit: h, DocumentName: name, KnowledgeName: names[h.Chunk.KnowledgeID]})
 		}
 	}

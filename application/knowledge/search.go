@@ -75,24 +75,24 @@ func (s *Service) Recall(ctx context.Context, q RecallQuery) ([]knowledge.Recall
 	return s.retrieve(ctx, q.WorkspaceID, bases, query, r, false)
 }
 
-// basesIn loads the knowledge bases among ids that exist in the
-// workspace, skipping the others.
+// basesIn loads, in one read, the knowledge bases among ids that exist
+// in the workspace, in the order of ids, skipping the others.
 func (s *Service) basesIn(ctx context.Context, workspaceID int64, ids []int64) []knowledge.Base {
-	var out []knowledge.Base
-	seen := map[int64]bool{}
+	found, err := s.d.Bases.BasesByID(ctx, workspaceID, ids)
+	if err != nil {
+		s.d.Log.WarnContext(ctx, "knowledge: recall could not load its knowledge bases", "knowledge", ids, "err", err)
+		return nil
+	}
+	byID := make(map[int64]knowledge.Base, len(found))
+	for _, b := range found {
+		byID[b.ID] = b
+	}
+	out := make([]knowledge.Base, 0, len(found))
 	for _, id := range ids {
-		if seen[id] {
-			continue
+		if b, ok := byID[id]; ok {
+			out = append(out, b)
+			delete(byID, id)
 		}
-		seen[id] = true
-		b, err := s.baseIn(ctx, workspaceID, id)
-		if err != nil {
-			if !isNotFound(err) {
-				s.d.Log.WarnContext(ctx, "knowledge: recall skips a knowledge base it could not load", "knowledge", id, "err", err)
-			}
-			continue
-		}
-		out = append(out, *b)
 	}
 	return out
 }
@@ -140,33 +140,25 @@ func (s *Service) checkRetrieval(query string, r knowledge.Retrieval) (knowledge
 	return r, nil
 }
 
-// maxCandidates bounds how many hits of the index one retrieval reads
-// while it looks past chunks of documents that are not ready.
-const maxCandidates = 4096
-
 // retrieve runs a checked search over knowledge bases of one workspace.
 // strict fails on a failing reranker instead of keeping the fused order.
 // Chunks of documents being indexed (or failed) are in the index but are
-// never returned; when they fill the candidates, the search reads further
-// (up to maxCandidates), so that a large document being indexed cannot
-// crowd the ready ones out.
+// never returned: the index leaves them out (Scope.SkipDocuments).
 func (s *Service) retrieve(ctx context.Context, workspaceID int64, bases []knowledge.Base, query string, r knowledge.Retrieval, strict bool) ([]knowledge.Recalled, error) {
-	q := &candidateQuery{workspaceID: workspaceID, bases: bases, text: query, strategy: r.Strategy}
-	var recalled []knowledge.Recalled
-	for want := min(r.TopK*3, 3*MaxTopK); ; want = min(want*8, maxCandidates) {
-		hits, more, err := s.candidates(ctx, q, want)
-		if err != nil {
-			return nil, err
-		}
-		if recalled, err = s.onlyReady(ctx, workspaceID, bases, hits); err != nil {
-			return nil, err
-		}
-		if len(recalled) >= r.TopK || !more || want == maxCandidates {
-			break
-		}
+	skip, err := s.d.Documents.NotReady(ctx, workspaceID, baseIDs(bases))
+	if err != nil {
+		return nil, fmt.Errorf("find the documents being indexed: %w", err)
+	}
+	q := &candidateQuery{scope: scopeOf(workspaceID, bases, skip), bases: bases, text: query, strategy: r.Strategy}
+	hits, err := s.candidates(ctx, q, min(r.TopK*3, 3*MaxTopK))
+	if err != nil {
+		return nil, err
+	}
+	recalled, err := s.named(ctx, workspaceID, bases, hits)
+	if err != nil {
+		return nil, err
 	}
 	if r.RerankModel != "" {
-		var err error
 		if recalled, err = s.rerank(ctx, r.RerankModel, query, recalled, r.TopK, strict); err != nil {
 			return nil, err
 		}
@@ -189,49 +181,49 @@ func cut(hits []knowledge.Recalled, r knowledge.Retrieval) []knowledge.Recalled 
 	return out
 }
 
-// scopeOf is the index scope of knowledge bases.
-func scopeOf(workspaceID int64, bases []knowledge.Base) knowledge.Scope {
+func baseIDs(bases []knowledge.Base) []int64 {
 	ids := make([]int64, len(bases))
 	for i, b := range bases {
 		ids[i] = b.ID
 	}
-	return knowledge.Scope{WorkspaceID: workspaceID, KnowledgeIDs: ids}
+	return ids
 }
 
-// candidateQuery is one retrieval's search, with the query's vectors
-// by embedding model, embedded once however often it is read further.
+// scopeOf is the index scope of knowledge bases, leaving out the chunks
+// of the skipped documents.
+func scopeOf(workspaceID int64, bases []knowledge.Base, skip []int64) knowledge.Scope {
+	return knowledge.Scope{WorkspaceID: workspaceID, KnowledgeIDs: baseIDs(bases), SkipDocuments: skip}
+}
+
+// candidateQuery is one retrieval's search.
 type candidateQuery struct {
-	workspaceID int64
-	bases       []knowledge.Base
-	text        string
-	strategy    knowledge.Strategy
-	vectors     map[string][]float32
+	scope    knowledge.Scope
+	bases    []knowledge.Base
+	text     string
+	strategy knowledge.Strategy
 }
 
 // candidates searches by the strategy: vectors, full text, or both fused.
-// more reports whether a list was cut at n, so that more hits may exist.
-func (s *Service) candidates(ctx context.Context, q *candidateQuery, n int) ([]knowledge.Hit, bool, error) {
+func (s *Service) candidates(ctx context.Context, q *candidateQuery, n int) ([]knowledge.Hit, error) {
 	switch q.strategy {
 	case knowledge.StrategyFullText:
-		hits, err := s.fullText(ctx, q.workspaceID, q.bases, q.text, n)
-		return hits, len(hits) >= n, err
+		return s.fullText(ctx, q, n)
 	case knowledge.StrategyHybrid:
 		vec, err := s.semantic(ctx, q, n)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		txt, err := s.fullText(ctx, q.workspaceID, q.bases, q.text, n)
+		txt, err := s.fullText(ctx, q, n)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		return fuse(vec, txt), len(vec) >= n || len(txt) >= n, nil
+		return fuse(vec, txt), nil
 	}
-	hits, err := s.semantic(ctx, q, n)
-	return hits, len(hits) >= n, err
+	return s.semantic(ctx, q, n)
 }
 
-func (s *Service) fullText(ctx context.Context, workspaceID int64, bases []knowledge.Base, query string, n int) ([]knowledge.Hit, error) {
-	hits, err := s.d.Index.SearchText(ctx, scopeOf(workspaceID, bases), query, n)
+func (s *Service) fullText(ctx context.Context, q *candidateQuery, n int) ([]knowledge.Hit, error) {
+	hits, err := s.d.Index.SearchText(ctx, q.scope, q.text, n)
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}

@@ -158,9 +158,9 @@ func TestRecallForBotsAndWorkflows(t *testing.T) {
 }
 
 // TestSearchLooksPastDocumentsNotReady: chunks of a document being
-// indexed again fill the first candidates of every strategy; the search
-// reads further and still finds the ready document's chunk, embedding
-// the query once.
+// indexed again would fill the first candidates of every strategy; the
+// search leaves them out and still finds the ready document's chunk,
+// embedding the query once.
 func TestSearchLooksPastDocumentsNotReady(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()

@@ -135,6 +135,12 @@ type Deps struct {
 	Owner       string
 	Lease       time.Duration
 	MaxAttempts int
+	// SingleProcess says this process is the only one of its deployment
+	// (the embedded default: SQLite and the in-memory queue): when its
+	// worker starts, no other process can hold a lease, so it queues
+	// again at once every document a previous run left processing
+	// instead of waiting for their leases to end.
+	SingleProcess bool
 	// EmbedBatch is how many chunks are embedded per call (default 32).
 	EmbedBatch int
 	// Shares, when set, gives each workspace its share of the indexing

@@ -6,31 +6,14 @@ import (
 	"errors"
 	"time"
 
+	"github.com/pergola-ai/pergola/application/queue"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/knowledge"
 )
 
-// QueueMessage is one delivery of the work queue (memory.Message and
-// redis.Message).
-type QueueMessage = struct {
-	ID         string
-	Payload    []byte
-	Deliveries int
-}
-
-// ConsumeOptions tunes Consume (memory.ConsumeOptions and
-// redis.ConsumeOptions).
-type ConsumeOptions = struct {
-	Concurrency       int
-	VisibilityTimeout time.Duration
-}
-
 // Consumer delivers the messages of a topic to a handler until ctx ends;
 // memory.Queue and redis.Queue implement it.
-type Consumer interface {
-	Consume(ctx context.Context, topic, group, consumer string, opts ConsumeOptions,
-		handle func(ctx context.Context, msg QueueMessage) error) error
-}
+type Consumer = queue.Consumer
 
 // Work indexes queued documents from q, concurrency at a time, until ctx
 // ends. Beside it, every third of the lease, it queues again the
@@ -46,14 +29,17 @@ func (s *Service) Work(ctx context.Context, q Consumer, group string, concurrenc
 		defer close(done)
 		s.maintainEvery(ctx, s.d.Lease/3)
 	}()
-	opts := ConsumeOptions{Concurrency: concurrency, VisibilityTimeout: s.d.Lease}
+	if s.d.SingleProcess {
+		s.recoverLeft(ctx)
+	}
+	opts := queue.ConsumeOptions{Concurrency: concurrency, VisibilityTimeout: s.d.Lease}
 	for ctx.Err() == nil {
-		err := q.Consume(ctx, IndexTopic, group, s.d.Owner, opts, func(ctx context.Context, msg QueueMessage) error {
+		err := q.Consume(ctx, IndexTopic, group, s.d.Owner, opts, func(ctx context.Context, msg queue.Message) error {
 			return s.HandleIndex(ctx, msg.Payload)
 		})
 		if err != nil && ctx.Err() == nil {
 			s.d.Log.Warn("knowledge worker: the queue failed; retrying", "err", err)
-			sleepCtx(ctx, time.Second)
+			queue.Sleep(ctx, time.Second)
 		}
 	}
 	<-done
@@ -117,12 +103,31 @@ func (s *Service) HandleIndex(ctx context.Context, payload []byte) error {
 // safe on every process at once.
 func (s *Service) Reap(ctx context.Context) error {
 	now := s.d.Now()
-	expired, err := s.d.Documents.Expired(ctx, now, 100)
+	return s.reapBefore(ctx, now, now, 100)
+}
+
+// recoverLeft queues again, at once, the documents a previous run of a
+// single-process deployment left processing: their messages were lost
+// with its in-memory queue and no live worker holds their leases, which
+// all end before now plus a day (a lease lasts Lease, renewed while a
+// worker indexes). Documents queued by this run meanwhile may get a
+// second message; Claim gives each to one worker only.
+func (s *Service) recoverLeft(ctx context.Context) {
+	now := s.d.Now()
+	if err := s.reapBefore(ctx, now.Add(s.d.Lease+24*time.Hour), now, 1000); err != nil && ctx.Err() == nil {
+		s.d.Log.Warn("knowledge worker: queueing the documents left processing failed; they wait for their leases to end", "err", err)
+	}
+}
+
+// reapBefore queues again up to limit processing documents whose lease
+// ends before before, leasing them to the queue from now.
+func (s *Service) reapBefore(ctx context.Context, before, now time.Time, limit int) error {
+	expired, err := s.d.Documents.Expired(ctx, before, limit)
 	if err != nil {
 		return err
 	}
 	for _, c := range expired {
-		if err := s.d.Documents.Release(ctx, c.ID, c.Generation, now, now.Add(s.d.Lease)); err != nil {
+		if err := s.d.Documents.Release(ctx, c.ID, c.Generation, before, now.Add(s.d.Lease)); err != nil {
 			continue // another process got it first, or it moved on
 		}
 		if c.Attempts > 0 {
@@ -145,13 +150,4 @@ func (s *Service) RefreshDue(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	}
 }

@@ -3,29 +3,13 @@ package workflow
 import (
 	"context"
 	"time"
+
+	"github.com/pergola-ai/pergola/application/queue"
 )
-
-// QueueMessage is one delivery of the work queue (memory.Message and
-// redis.Message).
-type QueueMessage = struct {
-	ID         string
-	Payload    []byte
-	Deliveries int
-}
-
-// ConsumeOptions tunes Consume (memory.ConsumeOptions and
-// redis.ConsumeOptions).
-type ConsumeOptions = struct {
-	Concurrency       int
-	VisibilityTimeout time.Duration
-}
 
 // Consumer delivers the messages of a topic to a handler until ctx ends;
 // memory.Queue and redis.Queue implement it.
-type Consumer interface {
-	Consume(ctx context.Context, topic, group, consumer string, opts ConsumeOptions,
-		handle func(ctx context.Context, msg QueueMessage) error) error
-}
+type Consumer = queue.Consumer
 
 // Work runs async runs from q, concurrency at a time, and reaps the runs
 // whose process died, until ctx ends; it then waits for the runs it holds
@@ -44,14 +28,14 @@ func (s *Service) Work(ctx context.Context, q Consumer, group string, concurrenc
 		s.reapEvery(ctx, s.d.Lease/3)
 		s.forget(ctx)
 	}()
-	opts := ConsumeOptions{Concurrency: concurrency, VisibilityTimeout: s.d.Lease}
+	opts := queue.ConsumeOptions{Concurrency: concurrency, VisibilityTimeout: s.d.Lease}
 	for ctx.Err() == nil {
-		err := q.Consume(ctx, RunTopic, group, s.d.Owner, opts, func(ctx context.Context, msg QueueMessage) error {
+		err := q.Consume(ctx, RunTopic, group, s.d.Owner, opts, func(ctx context.Context, msg queue.Message) error {
 			return s.HandleRun(ctx, msg.Payload)
 		})
 		if err != nil && ctx.Err() == nil {
 			s.d.Log.Warn("workflow worker: the queue failed; retrying", "err", err)
-			sleepCtx(ctx, time.Second)
+			queue.Sleep(ctx, time.Second)
 		}
 	}
 	<-done
@@ -110,14 +94,5 @@ func (s *Service) forget(ctx context.Context) {
 	defer cancel()
 	if err := s.d.Writer.Forget(fctx, s.d.Owner); err != nil {
 		s.d.Log.Warn("workflow worker: heartbeat not removed", "err", err)
-	}
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
 	}
 }

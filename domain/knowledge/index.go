@@ -39,6 +39,10 @@ type Hit struct {
 type Scope struct {
 	WorkspaceID  int64
 	KnowledgeIDs []int64
+	// SkipDocuments are documents whose chunks a search leaves out: those
+	// of the bases that are being indexed or failed, whose chunks are in
+	// the index but must not be recalled.
+	SkipDocuments []int64
 }
 
 // Index keeps chunks with their vectors and full-text index: one

@@ -66,6 +66,9 @@ type ListFilter struct {
 type BaseStore interface {
 	CreateBase(ctx context.Context, b *Base) error
 	GetBase(ctx context.Context, id int64) (*Base, error)
+	// BasesByID returns the knowledge bases among ids that exist in the
+	// workspace, in no particular order: one read for a bot's bases.
+	BasesByID(ctx context.Context, workspaceID int64, ids []int64) ([]Base, error)
 	ListBases(ctx context.Context, workspaceID int64, f ListFilter, p identity.Page) ([]Base, int64, error)
 	UpdateBase(ctx context.Context, workspaceID, id int64, fn func(*Base) error) (*Base, error)
 	// DeleteBase removes the knowledge base and its documents' records;

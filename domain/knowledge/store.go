@@ -49,8 +49,17 @@ type DocumentStore interface {
 	// newest first, and their count.
 	ListDocuments(ctx context.Context, workspaceID, knowledgeID int64, p identity.Page) ([]Document, int64, error)
 	// DocumentsByID returns the documents among ids that exist in the
-	// workspace (of any knowledge base), in no particular order.
+	// workspace (of any knowledge base), in no particular order, without
+	// their text (Text is empty).
 	DocumentsByID(ctx context.Context, workspaceID int64, ids []int64) ([]Document, error)
+	// DocumentNames returns the names of the documents among ids that
+	// exist in the workspace, by id: what a search shows of its hits'
+	// documents, read without the rest of their rows.
+	DocumentNames(ctx context.Context, workspaceID int64, ids []int64) (map[int64]string, error)
+	// NotReady returns the ids of the documents of knowledge bases of the
+	// workspace that are not ready (processing or failed): a search leaves
+	// their chunks out.
+	NotReady(ctx context.Context, workspaceID int64, knowledgeIDs []int64) ([]int64, error)
 	// UpdateDocument changes a document's name, update rule or chunk
 	// count through fn, in one transaction.
 	UpdateDocument(ctx context.Context, workspaceID, id int64, fn func(*Document) error) (*Document, error)

@@ -8,13 +8,13 @@ import (
 )
 
 // HNSW settings (Malkov & Yashunin): neighbours per node (twice that on
-// the bottom layer), the beam while building and while searching. They
-// give recall@10 of at least 0.95 against exact search on clustered and
-// on uniform random vectors (TestANNRecall).
+// the bottom layer) and the beam while building; the beam of searches is
+// calibrated per graph (see calibrate). They give recall@10 of at least
+// 0.95 against exact search on clustered and on uniform random vectors
+// (TestANNRecall).
 const (
-	annM       = 16
-	annEfBuild = 100
-	annEfQuery = 160
+	annM       = 24
+	annEfBuild = 128
 	// annMaxK is the largest topK answered from the graph; larger ones
 	// search exhaustively.
 	annMaxK = 64
@@ -40,12 +40,16 @@ type annGraph struct {
 // buildGraph inserts every vector; it gives up (nil) when stop is set.
 func buildGraph(b *BaseVectors, stop *atomic.Bool) *annGraph {
 	g := &annGraph{b: b, links: make([][][]int32, b.Len()), entry: -1,
-		rng: rand.New(rand.NewSource(int64(b.Len()))), building: newVisits(b.Len()), efQuery: annEfQuery}
+		rng: rand.New(rand.NewSource(int64(b.Len()))), building: newVisits(b.Len())}
 	g.visits.n = b.Len()
 	defer func() { g.building = nil }()
+	held := max(b.Len()-annSample, 0) // the vectors the beam is calibrated on
 	for i := range b.IDs {
 		if i%1024 == 0 && stop != nil && stop.Load() {
 			return nil
+		}
+		if i == held {
+			g.calibrate(held)
 		}
 		g.insert(int32(i))
 	}
@@ -139,8 +143,9 @@ func (g *annGraph) selectNeighbours(cs []cand, m int) []int32 {
 	return out
 }
 
-// search offers the graph's nearest neighbours of q, scored exactly.
-func (g *annGraph) search(b *BaseVectors, q []float32, top *TopK) {
+// search offers the graph's nearest neighbours of q, scored exactly,
+// leaving out the skipped documents' chunks.
+func (g *annGraph) search(b *BaseVectors, q []float32, skip Skip, top *TopK) {
 	seen := g.visits.get()
 	defer g.visits.put(seen)
 	ep := []cand{{g.entry, g.dist(q, g.entry)}}
@@ -148,6 +153,8 @@ func (g *annGraph) search(b *BaseVectors, q []float32, top *TopK) {
 		ep = g.searchLayer(q, ep, 1, l, seen)
 	}
 	for _, c := range g.searchLayer(q, ep, max(g.efQuery, top.k), 0, seen) {
-		top.Offer(b.IDs[c.id], float64(1-c.d))
+		if !skip.Has(b.docs[c.id]) {
+			top.Offer(b.IDs[c.id], float64(1-c.d))
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package knowledgestore
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand"
 	"os"
@@ -53,7 +54,7 @@ func graphFor(t testing.TB, n, dims, clusters, queries int) (*BaseVectors, [][]f
 	all := randomSet(r, n+queries, dims, clusters)
 	bv := NewBaseVectors(1, dims)
 	for i, v := range all[:n] {
-		if err := bv.Add(int64(i+1), v); err != nil {
+		if err := bv.Add(int64(i+1), 1, v); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -71,8 +72,8 @@ func measureRecall(bv *BaseVectors, queries [][]float32) float64 {
 	for _, q := range queries {
 		q = Normalized(q)
 		exact, ann := NewTopK(10), NewTopK(10)
-		bv.SearchExact(q, exact)
-		bv.Search(q, ann)
+		bv.SearchExact(q, nil, exact)
+		bv.Search(q, nil, ann)
 		got := map[int64]bool{}
 		for _, s := range ann.Best() {
 			got[s.ID] = true
@@ -115,14 +116,16 @@ func BenchmarkANNRecall(b *testing.B) {
 	}
 	for _, c := range []struct{ dims, clusters int }{{128, 20}, {128, 0}} {
 		bv, qs := graphFor(b, n, c.dims, c.clusters, 200)
-		for _, ef := range []int{64, 160, 400} {
+		calibrated := bv.ann.Load().efQuery
+		for _, ef := range []int{0, 64, 160, 400} { // 0: the calibrated beam
 			b.Run(fmt.Sprintf("n=%d/dims=%d/clusters=%d/ef=%d", n, c.dims, c.clusters, ef), func(b *testing.B) {
-				bv.ann.Load().efQuery = ef
+				bv.ann.Load().efQuery = cmp.Or(ef, calibrated)
 				var recall float64
 				for b.Loop() {
 					recall = measureRecall(bv, qs)
 				}
 				b.ReportMetric(recall, "recall@10")
+				b.ReportMetric(float64(bv.ann.Load().efQuery), "ef")
 			})
 		}
 	}

@@ -25,6 +25,7 @@ type VectorCache struct {
 	ann   ANNConfig
 	max   int64
 	tick  uint64 // a clock for least-recently-used
+	shut  bool   // closed: nothing is cached any more
 }
 
 // ANNConfig says when bases are searched through an HNSW graph.
@@ -60,14 +61,24 @@ func (c *VectorCache) Get(k BaseKey, revision int64) *BaseVectors {
 	return b
 }
 
-// Put caches vectors loaded for a base, replacing older ones.
+// Put caches vectors loaded for a base, replacing older ones, and starts
+// building the HNSW graph of a large base at once.
 func (c *VectorCache) Put(k BaseKey, b *BaseVectors) {
 	b.annMin, b.annSync = c.ann.Threshold, c.ann.Sync
+	if c.put(k, b) {
+		b.graph()
+	}
+}
+
+// put caches b unless a newer revision is cached; it reports whether b
+// was cached.
+func (c *VectorCache) put(k BaseKey, b *BaseVectors) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	old := c.bases[k]
-	if old != nil && old.Revision > b.Revision {
-		return
+	if c.shut || old != nil && old.Revision > b.Revision {
+		b.stale.Store(true)
+		return false
 	}
 	if old != nil && old != b {
 		old.stale.Store(true)
@@ -76,6 +87,7 @@ func (c *VectorCache) Put(k BaseKey, b *BaseVectors) {
 	b.used = c.tick
 	c.bases[k] = b
 	c.evict()
+	return true
 }
 
 // evict drops the least recently used bases while over budget.
@@ -96,7 +108,7 @@ func (c *VectorCache) evict() {
 func (c *VectorCache) bytes() int64 {
 	var n int64
 	for _, b := range c.bases {
-		n += int64(len(b.data))*4 + int64(len(b.IDs))*8
+		n += int64(len(b.data))*4 + int64(len(b.IDs))*16 + b.text.bytes()
 	}
 	return n
 }
@@ -111,10 +123,11 @@ func (c *VectorCache) Drop(k BaseKey) {
 	delete(c.bases, k)
 }
 
-// Close forgets every base and stops graph builds.
+// Close forgets every base, stops graph builds and caches nothing more.
 func (c *VectorCache) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.shut = true
 	for k, b := range c.bases {
 		b.stale.Store(true)
 		delete(c.bases, k)

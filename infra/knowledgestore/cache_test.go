@@ -5,7 +5,7 @@ import "testing"
 func TestCacheForgetsTheLeastRecentlyUsedPastItsBudget(t *testing.T) {
 	base := func(rev int64) *BaseVectors {
 		b := NewBaseVectors(rev, 0)
-		_ = b.Add(1, make([]float32, 250)) // 1,008 bytes with its id
+		_ = b.Add(1, 1, make([]float32, 250)) // 1,016 bytes with its chunk and document ids
 		return b
 	}
 	c := NewVectorCache(ANNConfig{}, 2100)

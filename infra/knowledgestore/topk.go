@@ -34,6 +34,9 @@ func (t *TopK) Offer(id int64, score float64) {
 	}
 }
 
+// Len returns how many scores are kept.
+func (t *TopK) Len() int { return len(t.h) }
+
 // Best returns the kept scores, best first.
 func (t *TopK) Best() []Scored {
 	out := append([]Scored(nil), t.h...)

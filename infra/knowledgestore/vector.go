@@ -57,8 +57,8 @@ func normalize(v []float32) {
 	}
 }
 
-// Dot returns the dot product of two vectors of the same length.
-func Dot(a, b []float32) float32 {
+// dotScalar is Dot in plain Go, unrolled by four.
+func dotScalar(a, b []float32) float32 {
 	var s0, s1, s2, s3 float32
 	i := 0
 	for ; i+4 <= len(a); i += 4 {

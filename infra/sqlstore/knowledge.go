@@ -120,6 +120,26 @@ func (s *KnowledgeStore) GetBase(ctx context.Context, id int64) (*knowledge.Base
 	return baseFromRow(&row)
 }
 
+// BasesByID returns the workspace's knowledge bases among ids.
+func (s *KnowledgeStore) BasesByID(ctx context.Context, workspaceID int64, ids []int64) ([]knowledge.Base, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var rows []knowledgeBaseRow
+	if err := s.db.gorm.WithContext(ctx).Where("workspace_id = ? AND id IN ?", workspaceID, ids).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("sqlstore: knowledge bases by id: %w", err)
+	}
+	out := make([]knowledge.Base, 0, len(rows))
+	for i := range rows {
+		b, err := baseFromRow(&rows[i])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *b)
+	}
+	return out, nil
+}
+
 // ListBases returns one page of a workspace's knowledge bases, newest
 // first, and how many match the filter.
 func (s *KnowledgeStore) ListBases(ctx context.Context, workspaceID int64, f knowledge.ListFilter, p identity.Page) ([]knowledge.Base, int64, error) {

@@ -176,7 +176,8 @@ func (s *KnowledgeStore) DocumentsByID(ctx context.Context, workspaceID int64, i
 		return nil, nil
 	}
 	var rows []knowledgeDocRow
-	if err := s.db.gorm.WithContext(ctx).Where("workspace_id = ? AND id IN ?", workspaceID, ids).Find(&rows).Error; err != nil {
+	err := s.db.gorm.WithContext(ctx).Omit("body").Where("workspace_id = ? AND id IN ?", workspaceID, ids).Find(&rows).Error
+	if err != nil {
 		return nil, fmt.Errorf("sqlstore: documents by id: %w", err)
 	}
 	return docsFromRows(rows)

@@ -18,6 +18,44 @@ import (
 
 const processing = int(knowledge.StatusProcessing)
 
+// DocumentNames reads only the id and name columns, which come before the
+// document's text in the row: SQLite then reads no overflow page of it.
+func (s *KnowledgeStore) DocumentNames(ctx context.Context, workspaceID int64, ids []int64) (map[int64]string, error) {
+	out := map[int64]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		ID   int64
+		Name string
+	}
+	err := s.db.gorm.WithContext(ctx).Model(&knowledgeDocRow{}).Select("id, name").
+		Where("workspace_id = ? AND id IN ?", workspaceID, ids).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: document names: %w", err)
+	}
+	for _, r := range rows {
+		out[r.ID] = r.Name
+	}
+	return out, nil
+}
+
+// NotReady returns the ids of the documents of the workspace's knowledge
+// bases whose status is not ready (the index of knowledge_id and status).
+func (s *KnowledgeStore) NotReady(ctx context.Context, workspaceID int64, knowledgeIDs []int64) ([]int64, error) {
+	if len(knowledgeIDs) == 0 {
+		return nil, nil
+	}
+	var ids []int64
+	err := s.db.gorm.WithContext(ctx).Model(&knowledgeDocRow{}).
+		Where("knowledge_id IN ? AND status <> ? AND workspace_id = ?", knowledgeIDs, int(knowledge.StatusReady), workspaceID).
+		Pluck("id", &ids).Error
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: documents not ready: %w", err)
+	}
+	return ids, nil
+}
+
 // Requeue makes a document processing from the start, leased to the
 // queue; errs.ErrConflict while it is processing.
 func (s *KnowledgeStore) Requeue(ctx context.Context, workspaceID, id int64, now, until time.Time) (*knowledge.Document, error) {

@@ -54,7 +54,8 @@ func newKnowledge(ctx context.Context, cfg config.Config, db *sqlstore.DB, ident
 		Models: embeddingModels{models}, Chunker: docChunker{docparse.Parser{}}, Embedder: embedder{reg: models, f: f},
 		Reranker: reranker{models, f}, Rewriter: rewriter{models, f}, Files: knowledgeFiles{files},
 		Fetcher: pageFetcher{client: guard.Client(), max: k.MaxFileBytes}, Queue: queue, IDs: db.IDs(), Log: log, Lease: k.Lease, Shares: sh.knowledge,
-		Limits: knowledge.Limits{DocumentsPerBase: k.MaxDocuments, ChunksPerDocument: k.MaxChunks, FileBytes: k.MaxFileBytes}})
+		SingleProcess: cfg.DBDSN == "" && cfg.RedisAddr == "",
+		Limits:        knowledge.Limits{DocumentsPerBase: k.MaxDocuments, ChunksPerDocument: k.MaxChunks, FileBytes: k.MaxFileBytes}})
 	if k.Workers > 0 {
 		*cleanups = append(*cleanups, startKnowledgeWorker(ctx, svc, queue, cfg))
 	}

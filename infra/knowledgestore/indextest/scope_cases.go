@@ -83,3 +83,34 @@ func testGet(t *testing.T, ix knowledge.Index) {
 		t.Fatalf("a chunk without vector, headings or row = %+v, %v", got, err)
 	}
 }
+
+// testSkipDocuments: chunks of the scope's SkipDocuments (documents not
+// ready) never come back, even when they are the best matches and
+// outnumber topK; the other documents' best chunks fill the answer.
+func testSkipDocuments(t *testing.T, ix knowledge.Index) {
+	near, far := []float32{1, 0, 0}, []float32{0.6, 0.8, 0}
+	var batch []knowledge.Chunk
+	for i := range 6 { // document 71, being indexed: the best matches
+		v := []float32{1, 0.01 * float32(i), 0}
+		batch = append(batch, chunk(int64(1+i), 1, 7, 71, i, "orchard pruning", v))
+	}
+	batch = append(batch,
+		chunk(10, 1, 7, 70, 0, "orchard pruning season", far),
+		chunk(11, 1, 7, 70, 1, "pruning", []float32{0, 0.8, 0.6}),
+		chunk(12, 1, 8, 80, 0, "orchard", []float32{0.5, 0, 0.5}))
+	put(t, ix, batch...)
+	s := knowledge.Scope{WorkspaceID: 1, KnowledgeIDs: []int64{7, 8}, SkipDocuments: []int64{71, 999}}
+	if ids := vectorIDs(t, ix, s, near, 3); !cmp.Equal(ids, []int64{12, 10, 11}) {
+		t.Fatalf("SearchVector skipping document 71 = %v, want [12 10 11]", ids)
+	}
+	if ids := textIDs(t, ix, s, "orchard pruning", 3); len(ids) != 3 || ids[0] != 10 || contains(ids, 1) {
+		t.Fatalf("SearchText skipping document 71 = %v, want chunk 10 first and none of document 71", ids)
+	}
+	all := knowledge.Scope{WorkspaceID: 1, KnowledgeIDs: []int64{7, 8}}
+	if ids := vectorIDs(t, ix, all, near, 3); !cmp.Equal(ids, []int64{1, 2, 3}) {
+		t.Fatalf("SearchVector without skipping = %v, want [1 2 3]", ids)
+	}
+	if ids := textIDs(t, ix, all, "orchard pruning", 3); !cmp.Equal(ids, []int64{1, 2, 3}) {
+		t.Fatalf("SearchText without skipping = %v, want [1 2 3]", ids)
+	}
+}

@@ -27,6 +27,7 @@ func Run(t *testing.T, open func(t *testing.T) knowledge.Index) {
 		{"DeleteChunks", testDeleteChunks},
 		{"DeleteBase", testDeleteBase},
 		{"ScopeNeverLeaks", testScope},
+		{"SkipDocuments", testSkipDocuments},
 		{"ListChunksPages", testList},
 		{"GetChunk", testGet},
 		{"TextEnglish", testTextEnglish},

@@ -23,8 +23,8 @@ import (
 )
 
 // DefaultANNThreshold is the base size from which vector search goes
-// through the in-process HNSW graph (the sqlite package says why 20,000).
-const DefaultANNThreshold = 20000
+// through the in-process HNSW graph (the sqlite package says why 2,000).
+const DefaultANNThreshold = 2000
 
 // Index is the MySQL/MariaDB knowledge.Index.
 type Index struct {
@@ -62,6 +62,7 @@ func Open(ctx context.Context, dsn string) (*Index, error) {
 		IsDuplicate: isDuplicate,
 		Text:        termIndex{},
 		ANN:         knowledgestore.ANNConfig{Threshold: DefaultANNThreshold},
+		WarmAfter:   sqlcore.DefaultWarmAfter,
 	})
 	return &Index{Store: store, db: db}, nil
 }

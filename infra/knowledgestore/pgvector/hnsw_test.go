@@ -49,7 +49,7 @@ func TestSearchUsesHNSWAndFilters(t *testing.T) {
 		if plan := explain(t, tx, q, 8); !strings.Contains(plan, "knowledge_chunks_hnsw_8") {
 			t.Errorf("the search does not use the HNSW index:\n%s", plan)
 		}
-		rows, err := tx.Query(ctx, vectorQuery(8), pgv.NewVector(q), int64(1), []int64{8}, 5)
+		rows, err := tx.Query(ctx, vectorQuery(8), pgv.NewVector(q), int64(1), []int64{8}, 5, []int64{99})
 		if err != nil {
 			return err
 		}
@@ -70,7 +70,7 @@ type querier interface {
 
 func explain(t *testing.T, db querier, q []float32, kid int64) string {
 	t.Helper()
-	rows, err := db.Query(context.Background(), "EXPLAIN "+vectorQuery(8), pgv.NewVector(q), int64(1), []int64{kid}, 5)
+	rows, err := db.Query(context.Background(), "EXPLAIN "+vectorQuery(8), pgv.NewVector(q), int64(1), []int64{kid}, 5, []int64{99})
 	if err != nil {
 		t.Fatalf("EXPLAIN: %v", err)
 	}

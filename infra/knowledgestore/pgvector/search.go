@@ -28,7 +28,7 @@ func (ix *Index) SearchVector(ctx context.Context, s knowledge.Scope, vector []f
 		if err := ix.tuneScan(ctx, tx, topK); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, q, pgv.NewVector(vector), s.WorkspaceID, s.KnowledgeIDs, topK)
+		rows, err := tx.Query(ctx, q, pgv.NewVector(vector), s.WorkspaceID, s.KnowledgeIDs, topK, skipped(s))
 		if err != nil {
 			return err
 		}
@@ -49,6 +49,7 @@ func (ix *Index) SearchVector(ctx context.Context, s knowledge.Scope, vector []f
 func vectorQuery(d int) string {
 	return fmt.Sprintf(`SELECT %s, 1 - (embedding::vector(%d) <=> $1::vector(%d)) AS score
 		FROM knowledge_chunks WHERE dims = %d AND workspace_id = $2 AND knowledge_id = ANY($3)
+		AND NOT document_id = ANY($5)
 		ORDER BY embedding::vector(%d) <=> $1::vector(%d) LIMIT $4`, chunkCols, d, d, d, d, d)
 }
 
@@ -83,9 +84,9 @@ func (ix *Index) SearchText(ctx context.Context, s knowledge.Scope, query string
 	}
 	q := `SELECT ` + chunkCols + `, ts_rank_cd(tsv, q, 1)::float8 AS score
 		FROM knowledge_chunks, to_tsquery('simple', $1) q
-		WHERE tsv @@ q AND workspace_id = $2 AND knowledge_id = ANY($3)
+		WHERE tsv @@ q AND workspace_id = $2 AND knowledge_id = ANY($3) AND NOT document_id = ANY($5)
 		ORDER BY score DESC, id LIMIT $4`
-	rows, err := ix.pool.Query(ctx, q, tsquery(terms), s.WorkspaceID, s.KnowledgeIDs, topK)
+	rows, err := ix.pool.Query(ctx, q, tsquery(terms), s.WorkspaceID, s.KnowledgeIDs, topK, skipped(s))
 	if err != nil {
 		return nil, fmt.Errorf("search text: %w", err)
 	}
@@ -94,6 +95,15 @@ func (ix *Index) SearchText(ctx context.Context, s knowledge.Scope, query string
 		return nil, fmt.Errorf("search text: %w", err)
 	}
 	return hits, nil
+}
+
+// skipped is the scope's documents to leave out, never nil (ANY of an
+// empty array is false).
+func skipped(s knowledge.Scope) []int64 {
+	if s.SkipDocuments == nil {
+		return []int64{}
+	}
+	return s.SkipDocuments
 }
 
 // tsquery ORs the terms, each quoted as a tsquery string.

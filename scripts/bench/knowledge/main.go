@@ -26,7 +26,7 @@ type options struct {
 	base, token, llm, label, embedModel, phases    string
 	docs, chunksPerDoc, words, csvRows, batchBytes int
 	searches, warm, turns, topK, pid, seed         int
-	timeout                                        time.Duration
+	timeout, settle                                time.Duration
 }
 
 func parseFlags() options {
@@ -49,6 +49,7 @@ func parseFlags() options {
 	flag.IntVar(&o.pid, "pid", 0, "server process id: report its resident memory (VmRSS)")
 	flag.IntVar(&o.seed, "seed", 1, "seed of the generated corpus and queries")
 	flag.DurationVar(&o.timeout, "timeout", 2*time.Hour, "how long ingestion may take")
+	flag.DurationVar(&o.settle, "settle", 3*time.Minute, "after the ingestion, wait up to this long for the server's background work (graph build) to end (0: not at all)")
 	flag.Parse()
 	return o
 }
@@ -79,6 +80,7 @@ func run(o options) error {
 	if err := b.ingest(); err != nil {
 		return fmt.Errorf("ingesting: %w", err)
 	}
+	b.settle()
 	for _, p := range phases {
 		if err := b.phase(p); err != nil {
 			return fmt.Errorf("%s: %w", p, err)

@@ -46,6 +46,7 @@ func (s *Store) deleteIn(ctx context.Context, what string, ws, kid int64, cond s
 		return s.deleteWhere(ctx, tx, cond, args)
 	})
 	s.cache.Drop(key)
+	s.warmLater([]knowledgestore.BaseKey{key})
 	return err
 }
 

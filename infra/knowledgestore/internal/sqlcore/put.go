@@ -31,6 +31,7 @@ func (s *Store) PutChunks(ctx context.Context, chunks []knowledge.Chunk) error {
 	for _, k := range touched {
 		s.cache.Drop(k)
 	}
+	s.warmLater(touched)
 	return err
 }
 

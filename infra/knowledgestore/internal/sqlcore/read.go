@@ -67,14 +67,18 @@ func (s *Store) hits(ctx context.Context, ws int64, scored []knowledgestore.Scor
 	for i, sc := range scored {
 		ids[i] = sc.ID
 	}
-	chunks, err := s.queryChunks(ctx, "SELECT "+chunkCols+" FROM knowledge_chunks WHERE workspace_id = ? AND id IN "+inList(len(ids)),
-		append([]any{ws}, int64Args(ids)...))
+	// By primary key alone: with the workspace in the WHERE clause SQLite
+	// picks the workspace's index and reads the whole base. The workspace
+	// is checked here instead.
+	chunks, err := s.queryChunks(ctx, "SELECT "+chunkCols+" FROM knowledge_chunks WHERE id IN "+inList(len(ids)), int64Args(ids))
 	if err != nil {
 		return nil, fmt.Errorf("load hits: %w", err)
 	}
 	byID := make(map[int64]knowledge.Chunk, len(chunks))
 	for _, c := range chunks {
-		byID[c.ID] = c
+		if c.WorkspaceID == ws {
+			byID[c.ID] = c
+		}
 	}
 	out := make([]knowledge.Hit, 0, len(scored))
 	for _, sc := range scored {

@@ -16,34 +16,56 @@ func (s *Store) SearchVector(ctx context.Context, sc knowledge.Scope, vector []f
 	if knowledgestore.EmptyScope(sc, topK) || len(vector) == 0 {
 		return nil, nil
 	}
-	revs, err := s.revisions(ctx, sc)
+	bases, err := s.basesOf(ctx, sc)
 	if err != nil {
 		return nil, fmt.Errorf("search vectors: %w", err)
 	}
 	q := knowledgestore.Normalized(vector)
+	skip := knowledgestore.SkipOf(sc.SkipDocuments)
 	top := knowledgestore.NewTopK(topK)
-	for key, rev := range revs {
-		bv, err := s.vectors(ctx, key, rev)
-		if err != nil {
-			return nil, fmt.Errorf("search vectors: %w", err)
-		}
-		bv.Search(q, top)
+	for _, bv := range bases {
+		bv.Search(q, skip, top)
 	}
 	return s.hits(ctx, sc.WorkspaceID, top.Best())
 }
 
-// SearchText returns the topK chunks of the scope that best match query,
-// best first.
+// SearchText returns the topK chunks of the scope that best match query
+// by BM25 over the scope's statistics, best first, from the in-memory
+// inverted index of each base (see knowledgestore.BaseVectors).
 func (s *Store) SearchText(ctx context.Context, sc knowledge.Scope, query string, topK int) ([]knowledge.Hit, error) {
 	terms := knowledgestore.QueryTerms(query)
 	if knowledgestore.EmptyScope(sc, topK) || len(terms) == 0 {
 		return nil, nil
 	}
-	scored, err := s.cfg.Text.Search(ctx, s.db, sc, terms, topK)
+	bases, err := s.basesOf(ctx, sc)
 	if err != nil {
 		return nil, fmt.Errorf("search text: %w", err)
 	}
-	return s.hits(ctx, sc.WorkspaceID, scored)
+	st := knowledgestore.Stats(terms, bases...)
+	skip := knowledgestore.SkipOf(sc.SkipDocuments)
+	top := knowledgestore.NewTopK(topK)
+	for _, bv := range bases {
+		bv.SearchText(terms, st, skip, top)
+	}
+	return s.hits(ctx, sc.WorkspaceID, top.Best())
+}
+
+// basesOf returns the in-memory indexes of the scope's bases, cached or
+// loaded, each at its current revision.
+func (s *Store) basesOf(ctx context.Context, sc knowledge.Scope) ([]*knowledgestore.BaseVectors, error) {
+	revs, err := s.revisions(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*knowledgestore.BaseVectors, 0, len(revs))
+	for key, rev := range revs {
+		bv, err := s.vectors(ctx, key, rev)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, bv)
+	}
+	return out, nil
 }
 
 // revisions reads the current revision of each base of the scope: one
@@ -94,14 +116,14 @@ func (s *Store) loadVectors(ctx context.Context, key knowledgestore.BaseKey) (*k
 	if err != nil && err != sql.ErrNoRows {
 		return nil, err
 	}
-	where := " FROM knowledge_chunks WHERE workspace_id = ? AND knowledge_id = ? AND dims > 0"
+	where := " FROM knowledge_chunks WHERE workspace_id = ? AND knowledge_id = ?"
 	var n, dims int
 	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*), COALESCE(MAX(dims), 0)"+where, key.WorkspaceID, key.KnowledgeID).Scan(&n, &dims); err != nil {
 		return nil, err
 	}
 	bv := knowledgestore.NewBaseVectors(rev, dims)
 	bv.Reserve(n)
-	rows, err := tx.QueryContext(ctx, "SELECT id, vector"+where+" ORDER BY id", key.WorkspaceID, key.KnowledgeID)
+	rows, err := tx.QueryContext(ctx, "SELECT id, document_id, body, vector"+where+" ORDER BY id", key.WorkspaceID, key.KnowledgeID)
 	if err != nil {
 		return nil, err
 	}
@@ -109,14 +131,19 @@ func (s *Store) loadVectors(ctx context.Context, key knowledgestore.BaseKey) (*k
 	return bv, readVectors(rows, bv)
 }
 
+// readVectors indexes every chunk's text, and its vector when it has one.
 func readVectors(rows *sql.Rows, bv *knowledgestore.BaseVectors) error {
-	var id int64
-	var blob sql.RawBytes // the driver's buffer, not a copy per row
+	var id, doc int64
+	var body, blob sql.RawBytes // the driver's buffers, not a copy per row
 	for rows.Next() {
-		if err := rows.Scan(&id, &blob); err != nil {
+		if err := rows.Scan(&id, &doc, &body, &blob); err != nil {
 			return err
 		}
-		if err := bv.AddEncoded(id, blob); err != nil {
+		bv.AddText(id, doc, string(body))
+		if len(blob) == 0 {
+			continue
+		}
+		if err := bv.AddEncoded(id, doc, blob); err != nil {
 			return err
 		}
 	}

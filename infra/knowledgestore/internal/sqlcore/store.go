@@ -1,8 +1,10 @@
 // Package sqlcore is the knowledge.Index the sqlite and mysql engines
 // share: chunk rows with their vectors as float32 BLOBs, a revision per
-// knowledge base bumped in every write's transaction, exact (or, for large
-// bases, HNSW) vector search over a per-base in-process cache validated
-// against those revisions, and a pluggable full-text index.
+// knowledge base bumped in every write's transaction, and searches over a
+// per-base in-process cache validated against those revisions: exact (or,
+// for large bases, HNSW) vector search and BM25 on an inverted index of
+// the chunks' terms. The engines' full-text tables are written with the
+// chunks (TextIndex) but not read.
 //
 // Tables (created by the engines):
 //
@@ -14,20 +16,21 @@ package sqlcore
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/pergola-ai/pergola/domain/knowledge"
 	"github.com/pergola-ai/pergola/infra/knowledgestore"
 )
 
-// TextIndex is an engine's full-text index over the chunk rows.
+// TextIndex is an engine's full-text index over the chunk rows, kept in
+// the chunks' transactions. Searches do not read it: they score BM25 on
+// the in-memory index loaded with a base's vectors, which is exact and
+// much faster (see the README's "Knowledge performance").
 type TextIndex interface {
 	// Put indexes chunks just inserted in tx.
 	Put(ctx context.Context, tx *sql.Tx, chunks []knowledge.Chunk) error
 	// Delete unindexes chunks by id (at most a few hundred).
 	Delete(ctx context.Context, tx *sql.Tx, ids []int64) error
-	// Search returns the topK chunk ids of the scope matching terms, best
-	// first, scores positive.
-	Search(ctx context.Context, db *sql.DB, s knowledge.Scope, terms []string, topK int) ([]knowledgestore.Scored, error)
 }
 
 // Config is what differs between the engines.
@@ -42,6 +45,9 @@ type Config struct {
 	ANN knowledgestore.ANNConfig
 	// CacheBytes bounds the vectors kept in memory (0: the default).
 	CacheBytes int64
+	// WarmAfter is how long writes to a base must pause before it is
+	// loaded again in the background (0: never, the first search loads).
+	WarmAfter time.Duration
 	// WriteTx is the options of write transactions (nil: the driver's).
 	WriteTx *sql.TxOptions
 	// Retryable reports an error after which a write transaction is run
@@ -54,6 +60,7 @@ type Store struct {
 	db    *sql.DB
 	cfg   Config
 	cache *knowledgestore.VectorCache
+	warm  warmer
 }
 
 // New returns a Store on db, whose tables the engine has created.
@@ -63,7 +70,10 @@ func New(db *sql.DB, cfg Config) *Store {
 
 // Close drops the cached vectors and stops graph builds; the engine
 // closes the database.
-func (s *Store) Close() { s.cache.Close() }
+func (s *Store) Close() {
+	s.warm.stop()
+	s.cache.Close()
+}
 
 // CachedBases returns how many knowledge bases' vectors are in memory.
 func (s *Store) CachedBases() int { return s.cache.Len() }
