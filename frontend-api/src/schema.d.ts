@@ -2,6 +2,43 @@
 // Regenerate after changing the idl: cd frontend-api && npm run gen
 
 export interface paths {
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same metadata at the bare well-known path */
+        get: operations["mcpResourceMetadataRoot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The protected resource metadata of /mcp (RFC 9728)
+         * @description Where MCP clients learn how to authenticate to /mcp (the 401's `WWW-Authenticate` names it as `resource_metadata`): `resource` is the /mcp URL (from PERGOLA_PUBLIC_URL, or the request's scheme and host), bearer tokens in the header, the scopes. There is no `authorization_servers`: Pergola issues personal access tokens, not OAuth tokens; `pergola_token_instructions` says how to create one and `resource_documentation` links to the route that does.
+         */
+        get: operations["mcpResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/channels": {
         parameters: {
             query?: never;
@@ -1077,7 +1114,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a plugin
-         * @description Removes the plugin, its versions and statistics. Bots binding it keep their configuration; calls answer that the plugin no longer exists. Errors: 403 unless the caller created it or is an admin of the workspace, or for a built-in; 404 for a plugin out of reach.
+         * @description Removes the plugin, its versions and statistics. A plugin that the version a published bot serves (on any connector) binds is not deleted: 409 lists those bots (the first ten), unless force=true. Bots binding a deleted plugin keep their configuration; calls answer that the plugin no longer exists. Errors: 400 for a force that is not true or false; 403 unless the caller created it or is an admin of the workspace, or for a built-in; 404 for a plugin out of reach; 409 for a plugin published bots use.
          */
         delete: operations["deletePlugin"];
         options?: never;
@@ -1857,6 +1894,26 @@ export interface paths {
          * @description Needs no token: the kind's adapter verifies the platform's signature. For `webhook` channels the body is `{"event_id","user_id","conversation_id"?,"text"}` signed with `X-Pergola-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, at most 5 minutes old. Without `callback_url` the answer is the response; with it, 202 at once and the answer is POSTed to `callback_url`, signed the same way (429 and 5xx are retried, honouring Retry-After). An event id is answered once: a retried event gets 200 (the stored answer) and is not processed again. Errors: 401 for a missing, wrong or stale signature (nothing stored), 400 for a malformed body, 404 for an unknown channel or one of another kind, 403 when the bot is not published to the channel, 409 for a disabled channel, 502 when the bot could not answer (webhook without callback_url: `error` says why, `text` is the apology to show the person; with callback_url the apology is POSTed as the answer's `text`, with `error`).
          */
         post: operations["receiveChannelEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chat/assets/favicon.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hosted page's icon
+         * @description The icon the hosted page shows for a bot without an icon of its own. Cached for a year when asked for with `?v=` its current version (as the hosted page does), else for a day.
+         */
+        get: operations["getWebChatFavicon"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5145,6 +5202,16 @@ export interface components {
                 total: number;
             };
         };
+        ProtectedResourceMetadata: {
+            /** @description The URL of /mcp. */
+            resource: string;
+            resource_name: string;
+            resource_documentation?: string;
+            bearer_methods_supported: string[];
+            scopes_supported: string[];
+            /** @description How to get a token, since no authorization server issues them. */
+            pergola_token_instructions: string;
+        };
         /**
          * @description A member's role: owner (everything, incl. deleting the workspace), admin (edit it and manage members), member (use it).
          * @enum {string}
@@ -6147,6 +6214,46 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    mcpResourceMetadataRoot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedResourceMetadata"];
+                };
+            };
+        };
+    };
+    mcpResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedResourceMetadata"];
+                };
+            };
+        };
+    };
     adminListChannels: {
         parameters: {
             query?: never;
@@ -8551,7 +8658,10 @@ export interface operations {
     };
     deletePlugin: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true deletes the plugin even though published bots use it. */
+                force?: boolean;
+            };
             header?: never;
             path: {
                 /** @description The plugin's id. */
@@ -8562,9 +8672,11 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Done"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -10239,6 +10351,36 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    getWebChatFavicon: {
+        parameters: {
+            query?: {
+                v?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An SVG image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not modified (If-None-Match). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeaderTooLarge"];
         };
     };
     getWebChatWidgetScript: {
