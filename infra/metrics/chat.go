@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/pergola-ai/pergola/application/chat"
+	"github.com/pergola-ai/pergola/application/trace"
 )
 
 // ChatHook counts model calls, tokens, turns and tool calls of every chat,
@@ -71,7 +72,7 @@ func (h *ChatHook) OnStep(_ context.Context, s chat.Step) {
 	case chat.StepTextDelta:
 		if v, ok := h.starts.LoadAndDelete(s.ChatID); ok {
 			st := v.(turnStart)
-			h.firstToken.WithLabelValues(st.model).Observe(time.Since(st.at).Seconds())
+			observe(h.firstToken.WithLabelValues(st.model), time.Since(st.at).Seconds(), s.ChatID)
 		}
 	case chat.StepTurnEnd:
 		h.starts.Delete(s.ChatID)
@@ -81,19 +82,30 @@ func (h *ChatHook) OnStep(_ context.Context, s chat.Step) {
 	case chat.StepToolResult:
 		plugin, tool := h.labels.tool(s.ToolOrigin, s.ToolName)
 		h.toolCalls.WithLabelValues(plugin, tool, outcome(s.Err)).Inc()
-		h.toolSeconds.WithLabelValues(plugin, tool).Observe(s.Duration.Seconds())
+		observe(h.toolSeconds.WithLabelValues(plugin, tool), s.Duration.Seconds(), s.ChatID)
 	}
 }
 
 func (h *ChatHook) modelEnd(s chat.Step) {
 	h.modelCalls.WithLabelValues(s.ModelID, outcome(s.Err)).Inc()
-	h.modelSeconds.WithLabelValues(s.ModelID).Observe(s.Duration.Seconds())
+	observe(h.modelSeconds.WithLabelValues(s.ModelID), s.Duration.Seconds(), s.ChatID)
 	in, out := float64(s.Usage.InputTokens), float64(s.Usage.OutputTokens)
 	h.tokens.WithLabelValues(s.ModelID, "input").Add(in)
 	h.tokens.WithLabelValues(s.ModelID, "output").Add(out)
 	ws, bot := h.labels.workspaces.ID(s.WorkspaceID), h.labels.bots.ID(s.BotID)
 	h.botTokens.WithLabelValues(ws, bot, s.ModelID, "input").Add(in)
 	h.botTokens.WithLabelValues(ws, bot, s.ModelID, "output").Add(out)
+}
+
+// observe records v with an exemplar naming the chat's trace (the id the
+// OTLP exporter gives it), shown when /metrics is read as OpenMetrics.
+func observe(o prometheus.Observer, v float64, chatID int64) {
+	eo, ok := o.(prometheus.ExemplarObserver)
+	if !ok || chatID == 0 {
+		o.Observe(v)
+		return
+	}
+	eo.ObserveWithExemplar(v, prometheus.Labels{"trace_id": trace.OTelIDHex(trace.KindChat, chatID)})
 }
 
 // turnOutcome is the outcome a turn_end step names; a run that failed

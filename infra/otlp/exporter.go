@@ -63,7 +63,7 @@ func New(ctx context.Context, cfg Config) (*Exporter, error) {
 	if err != nil {
 		return nil, err
 	}
-	tp := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithSampler(sdktrace.AlwaysSample()),
+	tp := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithIDGenerator(ids{}),
 		sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(time.Second)))
 	return &Exporter{provider: tp, tracer: tp.Tracer("github.com/pergola-ai/pergola"), content: cfg.CaptureContent}, nil
 }
@@ -92,10 +92,11 @@ func tracesURL(raw string) (string, error) {
 	return u.String(), nil
 }
 
-// Export hands every span of traces to the SDK's batcher.
+// Export hands every span of traces to the SDK's batcher; each trace
+// keeps the id trace.OTelID derives from it.
 func (e *Exporter) Export(ctx context.Context, traces []*trace.Trace) error {
 	for _, t := range traces {
-		e.span(ctx, t.Root)
+		e.span(withTraceID(ctx, trace.OTelID(t.Kind, t.ID)), t.Root)
 	}
 	return nil
 }

@@ -37,6 +37,7 @@ func TestRunTraces(t *testing.T) {
 				"additional_messages": userMessage(`#call getWeather {"city":"Paris"}`)}))
 			root := checkPluginTrace(t, s.waitTrace(t, pluginChat, 1), pluginChat, c.ws)
 			checkPluginExport(t, otlp, root, pluginChat, capture)
+			checkExemplars(t, s, otlp, pluginChat)
 
 			wfChat := chatID(t, s.stream(t, "/v3/chat", bootstrapToken, map[string]any{"bot_id": botID, "user_id": "u1", "stream": true,
 				"additional_messages": userMessage(`#call weather_report {"city":"Rome"}`)}))
