@@ -43,6 +43,7 @@ func migrations() []migration {
 		{Version: 20, Name: "workflow_run_conversations", Up: up0020},
 		{Version: 21, Name: "model_kinds", Up: up0021},
 		{Version: 22, Name: "knowledge", Up: up0022},
+		{Version: 23, Name: "triggers", Up: up0023},
 	}
 }
 
