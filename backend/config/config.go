@@ -55,6 +55,7 @@ type Config struct {
 	Traces            Traces        `yaml:",inline"`           // OTLP export of run traces (traces.go)
 	Knowledge         Knowledge     `yaml:",inline"`           // the knowledge index and its limits (knowledge.go)
 	Shares            Shares        `yaml:",inline"`           // each workspace's share of the shared pools (shares.go)
+	Triggers          Triggers      `yaml:",inline"`           // the schedule dispatcher (triggers.go)
 }
 
 // Defaults are the embedded-default settings.
@@ -81,6 +82,7 @@ func Defaults() Config {
 		Traces:          DefaultTraces(),
 		Knowledge:       DefaultKnowledge(),
 		Shares:          DefaultShares(),
+		Triggers:        DefaultTriggers(),
 	}
 }
 

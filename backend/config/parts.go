@@ -11,6 +11,7 @@ func applyPartsEnv(cfg *Config, env Lookup) error {
 		func(e Lookup) error { return applyTracesEnv(&cfg.Traces, e) },
 		func(e Lookup) error { return applyKnowledgeEnv(&cfg.Knowledge, e) },
 		func(e Lookup) error { return applySharesEnv(&cfg.Shares, e) },
+		func(e Lookup) error { return applyTriggersEnv(&cfg.Triggers, e) },
 	} {
 		if err := apply(env); err != nil {
 			return err
@@ -22,7 +23,7 @@ func applyPartsEnv(cfg *Config, env Lookup) error {
 // validateParts checks each part of the settings kept in a file of its own.
 func (c Config) validateParts() error {
 	for _, validate := range []func() error{c.Edge.validate, c.Cache.validate, c.Metrics.validate,
-		c.Files.validate, c.Traces.validate, c.Knowledge.validate, c.Shares.validate} {
+		c.Files.validate, c.Traces.validate, c.Knowledge.validate, c.Shares.validate, c.Triggers.validate} {
 		if err := validate(); err != nil {
 			return err
 		}
