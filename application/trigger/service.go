@@ -52,7 +52,19 @@ type Deps struct {
 	// (default a minute).
 	Grace time.Duration
 	Now   func() time.Time
+	// Limiter bounds the webhook calls of each trigger; nil: no bound.
+	Limiter Limiter
 }
+
+// Limiter allows limit events of key per window; the rate limiter of the
+// API (in memory or Redis) implements it.
+type Limiter interface {
+	Allow(ctx context.Context, key string, limit int, window time.Duration) (bool, time.Duration, error)
+}
+
+// DefaultRateLimit is the webhook calls a minute of a trigger that names
+// none.
+const DefaultRateLimit = 60
 
 // Service runs the trigger use cases.
 type Service struct{ d Deps }

@@ -122,7 +122,7 @@ func Register(e *route.Engine, d Deps) {
 	registerDatasets(cozeGroup, d)
 	registerTraces(consoleGroup, d)
 	registerKnowledge(consoleGroup, d)
-	registerTriggers(consoleGroup, d)
+	registerTriggers(e, consoleGroup, d)
 	mcpapi.Register(e, mcpapi.Deps{Tools: d.MCP, Log: d.Log, Auth: middleware.Auth(d.Identity, guard), Scopes: scopes,
 		RateLimit: middleware.RateLimit(d.Limiter, d.RateLimit), MaxBodyBytes: d.MaxBodyBytes})
 }

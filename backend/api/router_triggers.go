@@ -12,8 +12,9 @@ import (
 )
 
 // registerTriggers installs the builders' trigger routes on console
-// (/api). Without the trigger service (Deps.Triggers nil) they answer 503.
-func registerTriggers(console *route.RouterGroup, d Deps) {
+// (/api), and the webhook route, which the trigger's secret authenticates
+// rather than a token. Without the trigger service (Deps.Triggers nil) they answer 503.
+func registerTriggers(e *route.Engine, console *route.RouterGroup, d Deps) {
 	h := triggers.Console{Svc: d.Triggers}
 	handle := func(f httpx.Handler) app.HandlerFunc {
 		if d.Triggers == nil {
@@ -29,4 +30,5 @@ func registerTriggers(console *route.RouterGroup, d Deps) {
 	console.DELETE("/triggers/:id", handle(h.Delete))
 	console.POST("/triggers/:id/pause", handle(h.Pause))
 	console.POST("/triggers/:id/resume", handle(h.Resume))
+	e.POST("/v1/triggers/:id/webhook", handle(triggers.Webhook{Svc: d.Triggers}.Call))
 }

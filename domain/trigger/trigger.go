@@ -119,4 +119,10 @@ type Store interface {
 	Claim(ctx context.Context, id int64, tick, next time.Time) (bool, error)
 	// Record stores the outcome of a firing.
 	Record(ctx context.Context, id int64, o Outcome) error
+	// ClaimRequest records a webhook call's request id: first is true for
+	// its first call; a repeat gets the run the first recorded (0 while it
+	// starts).
+	ClaimRequest(ctx context.Context, id int64, key string) (runID int64, first bool, err error)
+	// SetRequestRun records the run a claimed request started.
+	SetRequestRun(ctx context.Context, id int64, key string, runID int64) error
 }

@@ -9,7 +9,8 @@ import (
 // Migration 23: triggers, which run a workflow on a schedule or on a call
 // to their webhook. A schedule's next_run is the tick it waits for: a
 // dispatcher claims a tick by moving next_run on with a conditional
-// UPDATE, so exactly one process runs each tick. The workflow is not a
+// UPDATE, so exactly one process runs each tick. trigger_requests keeps the
+// request ids of webhook calls, one row each (the key refuses a repeat). The workflow is not a
 // foreign key: a trigger whose workflow is deleted stays, paused with the
 // reason. Deleting a workspace deletes its triggers.
 
@@ -45,4 +46,16 @@ type m0023Trigger struct {
 
 func (m0023Trigger) TableName() string { return "triggers" }
 
-func up0023(tx *gorm.DB) error { return createTables(tx, &m0023Trigger{}) }
+// m0023TriggerRequest remembers a webhook call's request id, so that a
+// repeat answers the first call's run instead of running again.
+type m0023TriggerRequest struct {
+	TriggerID int64         `gorm:"primaryKey;autoIncrement:false"`
+	RequestID string        `gorm:"primaryKey;size:128"`
+	RunID     int64         `gorm:"not null"`
+	CreatedAt time.Time     `gorm:"not null;precision:3"`
+	Trigger   *m0023Trigger `gorm:"foreignKey:TriggerID;constraint:OnDelete:CASCADE"`
+}
+
+func (m0023TriggerRequest) TableName() string { return "trigger_requests" }
+
+func up0023(tx *gorm.DB) error { return createTables(tx, &m0023Trigger{}, &m0023TriggerRequest{}) }

@@ -182,7 +182,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		Files:   files, UploadBytes: uploadBodyBytes(cfg),
 		Traces:    traces.service(ident),
 		Knowledge: know,
-		Triggers:  newTriggers(ctx, db, ident, workflows, cfg, log, &cleanups),
+		Triggers:  newTriggers(ctx, db, ident, workflows, shared.limiter, cfg, log, &cleanups),
 		Limiter:   shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
 		DocumentBytes: documentBodyBytes(cfg),

@@ -16,9 +16,9 @@ import (
 // schedule dispatcher (every process runs one: the database lets exactly
 // one claim each tick); the cleanup stops it.
 func newTriggers(ctx context.Context, db *sqlstore.DB, ident *identityapp.Service, workflows *workflowapp.Service,
-	cfg config.Config, log *slog.Logger, cleanups *[]func()) *triggerapp.Service {
+	limiter triggerapp.Limiter, cfg config.Config, log *slog.Logger, cleanups *[]func()) *triggerapp.Service {
 	svc := triggerapp.New(triggerapp.Deps{Store: db.Triggers(), Access: ident, Runner: workflows,
-		Workflows: db.Workflows(), Log: log, MinInterval: cfg.Triggers.MinInterval})
+		Workflows: db.Workflows(), Log: log, Limiter: limiter, MinInterval: cfg.Triggers.MinInterval})
 	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() {
