@@ -94,6 +94,17 @@ func testTriggerStore(t *testing.T, db *DB) {
 		}
 	})
 
+	t.Run("a request id is claimed once", func(t *testing.T) {
+		_, first, err := store.ClaimRequest(ctx, hook.ID, "req-1")
+		mustNot(t, err)
+		mustNot(t, store.SetRequestRun(ctx, hook.ID, "req-1", 99))
+		run, again, err := store.ClaimRequest(ctx, hook.ID, "req-1")
+		mustNot(t, err)
+		if !first || again || run != 99 {
+			t.Errorf("first claim %v, repeat %v with run %d; want true, false, 99", first, again, run)
+		}
+	})
+
 	t.Run("delete", func(t *testing.T) {
 		mustNot(t, store.Delete(ctx, hook.ID))
 		if _, err := store.Get(ctx, hook.ID); !errors.Is(err, errs.ErrNotFound) {
