@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	appwf "github.com/pergola-ai/pergola/application/workflow"
@@ -40,6 +41,10 @@ func (s *Service) DispatchDue(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// Processes read the same due ticks in the same order; each takes
+	// them in an order of its own so that they mostly claim different
+	// ones instead of racing for each.
+	rand.Shuffle(len(due), func(i, j int) { due[i], due[j] = due[j], due[i] })
 	claimed := 0
 	for i := range due {
 		won, err := s.fireDue(ctx, &due[i], now)
