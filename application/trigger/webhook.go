@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pergola-ai/pergola/application/channel"
@@ -85,7 +86,10 @@ func authenticate(t *trigger.Trigger, c Call, now time.Time) error {
 		}
 		return nil
 	}
-	return channel.Verify(t.Secret, c.Header(channel.SignatureHeader), c.Body, now)
+	if err := channel.Verify(t.Secret, c.Header(channel.SignatureHeader), c.Body, now); err != nil {
+		return errs.Unauthenticated("%s", strings.Replace(err.Error(), "the channel's secret", "the trigger's secret", 1))
+	}
+	return nil
 }
 
 // callInputs merges the fixed inputs, the query and the JSON body object.
