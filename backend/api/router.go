@@ -27,6 +27,7 @@ import (
 	"github.com/pergola-ai/pergola/application/plugin"
 	"github.com/pergola-ai/pergola/application/table"
 	traceapp "github.com/pergola-ai/pergola/application/trace"
+	triggerapp "github.com/pergola-ai/pergola/application/trigger"
 	usageapp "github.com/pergola-ai/pergola/application/usage"
 	webchatapp "github.com/pergola-ai/pergola/application/webchat"
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
@@ -64,6 +65,7 @@ type Deps struct {
 	Traces       *traceapp.Service     // GET /api/traces/{id}; nil: answered 503
 	Knowledge    *knowledgeapp.Service // /api/knowledge; nil: answered 503
 	Embeddings   chatapi.Embedder      // POST /v1/embeddings; nil: answered 503
+	Triggers     *triggerapp.Service   // /api/triggers; nil: answered 503
 	Limiter      middleware.Limiter
 	Checks       []ops.Check
 	Metrics      *prometheus.Registry
@@ -126,6 +128,7 @@ func Register(e *route.Engine, d Deps) {
 	registerDatasets(cozeGroup, d)
 	registerTraces(consoleGroup, d)
 	registerKnowledge(consoleGroup, d)
+	registerTriggers(e, consoleGroup, d)
 	mcpapi.Register(e, mcpapi.Deps{Tools: d.MCP, Log: d.Log, Auth: middleware.Auth(d.Identity, guard), Scopes: scopes,
 		RateLimit: middleware.RateLimit(d.Limiter, d.RateLimit), MaxBodyBytes: d.MaxBodyBytes, PublicURL: d.PublicURL, Changes: d.MCPChanges, Sessions: d.MCPSessions})
 }

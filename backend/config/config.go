@@ -58,6 +58,7 @@ type Config struct {
 	Chat              Chat           `yaml:",inline"`           // the limits on a message's and a history's text (chat.go)
 	ChannelRetries    ChannelRetries `yaml:",inline"`           // how failed channel turns and sends are tried again (channels.go)
 	MCPStdio          MCPStdio       `yaml:",inline"`           // limits of stdio MCP servers (mcpstdio.go)
+	Triggers          Triggers       `yaml:",inline"`           // the schedule dispatcher (triggers.go)
 }
 
 // Defaults are the embedded-default settings.
@@ -87,6 +88,7 @@ func Defaults() Config {
 		Chat:            DefaultChat(),
 		ChannelRetries:  DefaultChannelRetries(),
 		MCPStdio:        DefaultMCPStdio(),
+		Triggers:        DefaultTriggers(),
 	}
 }
 

@@ -14,6 +14,7 @@ func applyPartsEnv(cfg *Config, env Lookup) error {
 		func(e Lookup) error { return applyChatEnv(&cfg.Chat, e) },
 		func(e Lookup) error { return applyChannelRetriesEnv(&cfg.ChannelRetries, e) },
 		func(e Lookup) error { return applyMCPStdioEnv(&cfg.MCPStdio, e) },
+		func(e Lookup) error { return applyTriggersEnv(&cfg.Triggers, e) },
 	} {
 		if err := apply(env); err != nil {
 			return err
@@ -25,7 +26,8 @@ func applyPartsEnv(cfg *Config, env Lookup) error {
 // validateParts checks each part of the settings kept in a file of its own.
 func (c Config) validateParts() error {
 	for _, validate := range []func() error{c.Edge.validate, c.Cache.validate, c.Metrics.validate,
-		c.Files.validate, c.Traces.validate, c.Knowledge.validate, c.Shares.validate, c.Chat.validate, c.ChannelRetries.validate, c.MCPStdio.validate} {
+		c.Files.validate, c.Traces.validate, c.Knowledge.validate, c.Shares.validate, c.Chat.validate, c.ChannelRetries.validate, c.MCPStdio.validate,
+		c.Triggers.validate} {
 		if err := validate(); err != nil {
 			return err
 		}

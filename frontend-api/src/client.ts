@@ -10,6 +10,7 @@ import { admin } from "./groups/admin.js";
 import { bots } from "./groups/bots.js";
 import { apps, plugins, tables } from "./groups/builder.js";
 import { knowledge } from "./groups/knowledge.js";
+import { triggers } from "./groups/triggers.js";
 import { members, models, tokens, workspaces } from "./groups/console.js";
 import { coze } from "./groups/coze.js";
 import { traces, usage } from "./groups/observe.js";
@@ -202,6 +203,8 @@ export class PergolaClient implements Caller {
   readonly tables = tables(this);
   /** Knowledge bases: documents, chunks, indexing progress, retrieval tests. */
   readonly knowledge = knowledge(this);
+  /** Triggers: schedules and webhooks that run published workflows. */
+  readonly triggers = triggers(this);
   /** Apps. */
   readonly apps = apps(this);
   /** Usage by workspace, bot, model and day. */

@@ -44,6 +44,7 @@ func migrations() []migration {
 		{Version: 21, Name: "model_kinds", Up: up0021},
 		{Version: 22, Name: "knowledge", Up: up0022},
 		{Version: 23, Name: "channel_event_retries", Up: up0023},
+		{Version: 24, Name: "triggers", Up: up0024},
 	}
 }
 

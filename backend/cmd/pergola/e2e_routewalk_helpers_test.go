@@ -24,6 +24,7 @@ var publicRoutes = map[string]string{
 	"GET /.well-known/oauth-protected-resource/mcp": "MCP: how to authenticate (RFC 9728 metadata is public)",
 	"POST /api/auth/login":                          "sign-in: the password is the credential",
 	"POST /channels/{kind}/{channel_id}":            "platform webhooks: each kind verifies its platform's signature",
+	"POST /v1/triggers/{id}/webhook":                "trigger webhooks: the trigger's secret (HMAC signature or header) authenticates",
 	"GET /embed.js":                                 "web chat: the embed script",
 	"GET /chat/assets/widget.js":                    "web chat: the widget script",
 	"GET /chat/assets/favicon.svg":                  "web chat: the hosted page's icon",

@@ -185,7 +185,8 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		Files: files, UploadBytes: uploadBodyBytes(cfg),
 		Traces:    traces.service(ident),
 		Knowledge: know, Embeddings: embedder{reg: registry, f: modelCalls, field: "model"},
-		Limiter: shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
+		Triggers: newTriggers(ctx, db, ident, workflows, shared.limiter, cfg, log, &cleanups),
+		Limiter:  shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
 		DocumentBytes: documentBodyBytes(cfg),
 	}, cleanup, nil

@@ -1,0 +1,128 @@
+// Package trigger holds triggers: what starts a workflow without a person
+// asking, on a schedule (a cron expression in a time zone, or an interval)
+// or on a call to the trigger's webhook.
+package trigger
+
+import (
+	"context"
+	"time"
+)
+
+// Kind is what fires a trigger.
+type Kind string
+
+// The kinds of trigger.
+const (
+	KindSchedule Kind = "schedule"
+	KindWebhook  Kind = "webhook"
+)
+
+// Missed is what a schedule does with ticks missed while no process ran.
+type Missed string
+
+// The missed-tick policies: skip them and wait for the next future tick,
+// or run once now for all of them.
+const (
+	MissedSkip    Missed = "skip"
+	MissedRunOnce Missed = "run_once"
+)
+
+// Auth is how a webhook call proves it knows the trigger's secret.
+type Auth string
+
+// The webhook authentications: an HMAC-SHA256 signature of the timestamp
+// and body, or the secret itself in a header.
+const (
+	AuthHMAC   Auth = "hmac"
+	AuthHeader Auth = "header"
+)
+
+// Answer is how a webhook call is answered.
+type Answer string
+
+// The answer modes: wait for the workflow's output, or 202 with the run id.
+const (
+	AnswerSync  Answer = "sync"
+	AnswerAsync Answer = "async"
+)
+
+// State is whether a trigger fires.
+type State string
+
+// The states.
+const (
+	StateActive State = "active"
+	StatePaused State = "paused"
+)
+
+// Trigger starts runs of a workflow's published version with fixed inputs.
+type Trigger struct {
+	ID          int64
+	WorkspaceID int64
+	CreatorID   int64 // the runs are the creator's
+	Name        string
+	Kind        Kind
+	WorkflowID  int64
+	Inputs      map[string]any // fixed inputs of every run
+	// Schedule: a cron expression (five fields) in TimeZone, or Interval.
+	Cron     string
+	TimeZone string
+	Interval time.Duration
+	Missed   Missed
+	// Webhook: its secret (sealed at rest), authentication and answer mode.
+	Secret    string
+	Auth      Auth
+	Answer    Answer
+	RateLimit int // webhook calls per minute; 0: the default
+	State     State
+	// PauseReason says why a paused trigger does not fire.
+	PauseReason string
+	// NextRun is the next tick of an active schedule; nil otherwise.
+	NextRun    *time.Time
+	LastRun    *time.Time
+	LastRunID  int64
+	LastStatus string // "started" or "failed"
+	LastError  string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// Outcome of one firing, recorded on the trigger.
+type Outcome struct {
+	At     time.Time
+	RunID  int64
+	Status string
+	Error  string
+}
+
+// The outcome statuses.
+const (
+	StatusStarted = "started"
+	StatusFailed  = "failed"
+)
+
+// Store keeps triggers.
+type Store interface {
+	Create(ctx context.Context, t *Trigger) error
+	Get(ctx context.Context, id int64) (*Trigger, error)
+	List(ctx context.Context, workspaceID int64) ([]Trigger, error)
+	Delete(ctx context.Context, id int64) error
+	// SetState pauses (with a reason) or resumes a trigger, setting its
+	// next run (nil when paused).
+	SetState(ctx context.Context, id int64, state State, reason string, next *time.Time) error
+	// Due returns active schedules whose next run is at or before now,
+	// at most limit of them.
+	Due(ctx context.Context, now time.Time, limit int) ([]Trigger, error)
+	// Claim moves a schedule's next run from tick to next, only if it is
+	// still tick and the trigger is active (compare-and-set); it reports
+	// whether this caller won the tick. Exactly one caller wins a tick.
+	Claim(ctx context.Context, id int64, tick, next time.Time) (bool, error)
+	// Record stores the outcome of a firing.
+	Record(ctx context.Context, id int64, o Outcome) error
+	// ClaimRequest records a webhook call's request id: first is true for
+	// its first call; a repeat gets the run the first recorded (0 while it
+	// starts).
+	ClaimRequest(ctx context.Context, id int64, key string) (runID int64, first bool, err error)
+	// SetRequestRun records the run a claimed request started.
+	SetRequestRun(ctx context.Context, id int64, key string, runID int64) error
+}
