@@ -209,17 +209,30 @@ func (s *Service) candidates(ctx context.Context, q *candidateQuery, n int) ([]k
 	case knowledge.StrategyFullText:
 		return s.fullText(ctx, q, n)
 	case knowledge.StrategyHybrid:
-		vec, err := s.semantic(ctx, q, n)
-		if err != nil {
-			return nil, err
-		}
-		txt, err := s.fullText(ctx, q, n)
-		if err != nil {
-			return nil, err
-		}
-		return fuse(vec, txt), nil
+		return s.hybrid(ctx, q, n)
 	}
 	return s.semantic(ctx, q, n)
+}
+
+// hybrid runs the full-text search while the query is embedded and the
+// vectors searched, and fuses the two lists.
+func (s *Service) hybrid(ctx context.Context, q *candidateQuery, n int) ([]knowledge.Hit, error) {
+	var txt []knowledge.Hit
+	var txtErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		txt, txtErr = s.fullText(ctx, q, n)
+	}()
+	vec, err := s.semantic(ctx, q, n)
+	<-done
+	if err != nil {
+		return nil, err
+	}
+	if txtErr != nil {
+		return nil, txtErr
+	}
+	return fuse(vec, txt), nil
 }
 
 func (s *Service) fullText(ctx context.Context, q *candidateQuery, n int) ([]knowledge.Hit, error) {

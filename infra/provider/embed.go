@@ -30,7 +30,7 @@ func (f Factory) Embed(ctx context.Context, m llm.Model, texts []string) ([][]fl
 	if err := embeddingModel(m); err != nil {
 		return nil, err
 	}
-	e, err := f.embedder(ctx, m)
+	e, err := f.Embedders.get(m, func() (*embopenai.Embedder, error) { return f.embedder(ctx, m) })
 	if err != nil {
 		return nil, err
 	}

@@ -48,6 +48,10 @@ type Factory struct {
 	// RetryMaxWait bounds each pause between tries; zero means
 	// DefaultRetryMaxWait.
 	RetryMaxWait time.Duration
+	// Embedders, when set, keeps one embedding client per model for Embed
+	// instead of building one per call (NewEmbedders); nil builds one per
+	// call.
+	Embedders *Embedders
 }
 
 // ChatModel returns a chat model for m that can bind tools. It returns an

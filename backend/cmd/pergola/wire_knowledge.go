@@ -48,7 +48,7 @@ func newKnowledge(ctx context.Context, cfg config.Config, db *sqlstore.DB, ident
 	if err != nil {
 		return nil, fmt.Errorf("PERGOLA_EGRESS_ALLOW: %w", err)
 	}
-	f := provider.Factory{HTTPClient: modelHTTP}
+	f := provider.Factory{HTTPClient: modelHTTP, Embedders: provider.NewEmbedders()}
 	k := cfg.Knowledge
 	svc := knowledgeapp.New(knowledgeapp.Deps{Bases: db.Knowledge(), Documents: db.Knowledge(), Index: index, Access: ident,
 		Models: embeddingModels{models}, Chunker: docChunker{docparse.Parser{}}, Embedder: embedder{reg: models, f: f},
