@@ -1,0 +1,58 @@
+package chat
+
+import (
+	"regexp"
+
+	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/domain/llm"
+)
+
+// oaFormat is a response format: chat completions nest the schema
+// ({"type":"json_schema","json_schema":{name,schema,strict}}), the
+// Responses API's text.format does not ({"type":"json_schema",name,...});
+// both are read.
+type oaFormat struct {
+	Type       string        `json:"type"`
+	JSONSchema *oaSchemaSpec `json:"json_schema"`
+	oaSchemaSpec
+}
+
+type oaSchemaSpec struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Schema      map[string]any `json:"schema"`
+	Strict      *bool          `json:"strict"`
+}
+
+// rsText is the Responses API's text options.
+type rsText struct {
+	Format *oaFormat `json:"format"`
+}
+
+var formatName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// responseFormat reads a request's format; field names it in errors.
+func responseFormat(f *oaFormat, field string) (llm.ResponseFormat, error) {
+	if f == nil {
+		return llm.ResponseFormat{}, nil
+	}
+	switch f.Type {
+	case llm.FormatText, llm.FormatJSONObject:
+		return llm.ResponseFormat{Type: f.Type}, nil
+	case llm.FormatJSONSchema:
+	default:
+		return llm.ResponseFormat{}, errs.Invalid(field+".type", `must be "text", "json_object" or "json_schema"; got %q`, f.Type)
+	}
+	spec, at := f.oaSchemaSpec, field
+	if f.JSONSchema != nil {
+		spec, at = *f.JSONSchema, field+".json_schema"
+	}
+	if !formatName.MatchString(spec.Name) {
+		return llm.ResponseFormat{}, errs.Invalid(at+".name", "must be 1-64 letters, digits, _ or -; got %q", spec.Name)
+	}
+	if spec.Schema == nil {
+		return llm.ResponseFormat{}, errs.Invalid(at+".schema", "is required with json_schema: a JSON Schema object")
+	}
+	return llm.ResponseFormat{Type: llm.FormatJSONSchema, Name: spec.Name, Description: spec.Description,
+		Schema: spec.Schema, Strict: spec.Strict != nil && *spec.Strict}, nil
+}
