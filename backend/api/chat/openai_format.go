@@ -13,15 +13,15 @@ import (
 // both are read.
 type oaFormat struct {
 	Type       string        `json:"type"`
-	JSONSchema *oaSchemaSpec `json:"json_schema"`
+	JSONSchema *oaSchemaSpec `json:"json_schema,omitempty"`
 	oaSchemaSpec
 }
 
 type oaSchemaSpec struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	Schema      map[string]any `json:"schema"`
-	Strict      *bool          `json:"strict"`
+	Name        string         `json:"name,omitempty"`
+	Description string         `json:"description,omitempty"`
+	Schema      map[string]any `json:"schema,omitempty"`
+	Strict      *bool          `json:"strict,omitempty"`
 }
 
 // rsText is the Responses API's text options.
