@@ -54,6 +54,9 @@ func completionRequest(botID int64, req oaRequest) (chatapp.CompletionRequest, e
 	}
 	tools.Format, err = responseFormat(req.ResponseFormat, "response_format")
 	tools.FormatField = "response_format"
+	if err == nil {
+		err = needsJSONWord(tools.Format, "response_format", messageContents(req.Messages)...)
+	}
 	return chatapp.CompletionRequest{BotID: botID, User: req.User, Messages: msgs, Tools: tools}, err
 }
 

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"bytes"
 	"regexp"
 
 	"github.com/pergola-ai/pergola/domain/errs"
@@ -55,4 +56,27 @@ func responseFormat(f *oaFormat, field string) (llm.ResponseFormat, error) {
 	}
 	return llm.ResponseFormat{Type: llm.FormatJSONSchema, Name: spec.Name, Description: spec.Description,
 		Schema: spec.Schema, Strict: spec.Strict != nil && *spec.Strict}, nil
+}
+
+// needsJSONWord refuses json_object when nothing the caller sent says
+// "JSON", as OpenAI does: the model must be told to answer in JSON.
+func needsJSONWord(f llm.ResponseFormat, field string, sent ...[]byte) error {
+	if f.Type != llm.FormatJSONObject {
+		return nil
+	}
+	for _, b := range sent {
+		if bytes.Contains(bytes.ToLower(b), []byte("json")) {
+			return nil
+		}
+	}
+	return errs.Invalid(field, `json_object needs the word "JSON" in the messages, telling the model to answer in JSON`)
+}
+
+// messageContents are the raw contents of a request's messages.
+func messageContents(msgs []oaMessage) [][]byte {
+	out := make([][]byte, len(msgs))
+	for i, m := range msgs {
+		out[i] = m.Content
+	}
+	return out
 }

@@ -78,6 +78,9 @@ func (h Handlers) Responses(ctx context.Context, c *app.RequestContext) error {
 		tools.Format, err = responseFormat(req.Text.Format, "text.format")
 		tools.FormatField = "text.format"
 	}
+	if err == nil {
+		err = needsJSONWord(tools.Format, "text.format", req.Input, []byte(req.Instructions))
+	}
 	if err != nil {
 		return err
 	}
