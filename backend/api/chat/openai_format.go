@@ -54,6 +54,9 @@ func responseFormat(f *oaFormat, field string) (llm.ResponseFormat, error) {
 	if spec.Schema == nil {
 		return llm.ResponseFormat{}, errs.Invalid(at+".schema", "is required with json_schema: a JSON Schema object")
 	}
+	if t, _ := spec.Schema["type"].(string); t != "object" {
+		return llm.ResponseFormat{}, errs.Invalid(at+".schema", `must be a JSON Schema of "type": "object" (the answer is an object); got %v`, spec.Schema["type"])
+	}
 	return llm.ResponseFormat{Type: llm.FormatJSONSchema, Name: spec.Name, Description: spec.Description,
 		Schema: spec.Schema, Strict: spec.Strict != nil && *spec.Strict}, nil
 }

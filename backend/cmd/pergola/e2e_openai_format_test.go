@@ -56,6 +56,7 @@ func TestOpenAIStructuredOutput(t *testing.T) {
 		{map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "a b", "schema": schema}}, "response_format.json_schema.name"},
 		{map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "n"}}, "response_format.json_schema.schema"},
 		{map[string]any{"type": "json_object"}, "response_format"}, // no "JSON" in the messages, as OpenAI refuses
+		{map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "n", "schema": map[string]any{"type": "string"}}}, "response_format.json_schema.schema"},
 	} {
 		if e := oaError(t, complete(map[string]any{"messages": hi, "response_format": bad.format}), 400); e["param"] != bad.param {
 			t.Fatalf("%v: param %v, want %s (%v)", bad.format, e["param"], bad.param, e)
