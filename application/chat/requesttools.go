@@ -135,7 +135,7 @@ func (s *Service) withFormat(ctx context.Context, c *compiled, rt RequestTools) 
 		return nil, errs.Invalid(rt.FormatField, "the bot's model %q (provider %s) cannot be asked for a response format; send the request without it", m.ID, m.Provider)
 	}
 	withFormat := *c
-	withFormat.options = append(slices.Clip(c.options), opt)
+	withFormat.format = []model.Option{opt}
 	return &withFormat, nil
 }
 
