@@ -31,6 +31,9 @@ type compiled struct {
 	// agentOptions go to the agent's model calls only (a request's
 	// tool_choice), not to the calls without tools.
 	agentOptions []model.Option
+	// format is a request's response format: on the calls that answer
+	// (the agent's and the last call), not on follow-up suggestions.
+	format []model.Option
 	// sourced: tools from tool sources (workflows, plugins, tables), the
 	// only ones that can leave a question open for the next message.
 	sourced bool

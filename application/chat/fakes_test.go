@@ -241,6 +241,10 @@ func (c *countingModels) ChatModel(ctx context.Context, m llm.Model) (model.Tool
 	return c.f.ChatModel(ctx, m)
 }
 
+func (c *countingModels) FormatOption(m llm.Model, f llm.ResponseFormat) (model.Option, bool) {
+	return c.f.FormatOption(m, f)
+}
+
 type fixedModels struct{ m llm.Model }
 
 func (f fixedModels) Get(_ context.Context, id string) (*llm.Model, error) {

@@ -88,9 +88,12 @@ type Models interface {
 	Get(ctx context.Context, id string) (*llm.Model, error)
 }
 
-// ChatModels turns a model configuration into an eino chat model.
+// ChatModels turns a model configuration into an eino chat model, and a
+// request's response format into an option of that model's calls (false
+// when the model's provider cannot be asked for one).
 type ChatModels interface {
 	ChatModel(ctx context.Context, m llm.Model) (model.ToolCallingChatModel, error)
+	FormatOption(m llm.Model, f llm.ResponseFormat) (model.Option, bool)
 }
 
 // IDs hands out time-ordered ids for chats and messages before they are

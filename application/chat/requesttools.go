@@ -15,6 +15,7 @@ import (
 
 	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/domain/llm"
 )
 
 // Tool choices a request may make, as OpenAI names them.
@@ -38,6 +39,10 @@ type RequestTools struct {
 	Tools  []bot.ClientTool
 	Choice ToolChoice
 	Field  string // the request's field for errors: "tools"
+	// Format is the request's response format for this turn's answers,
+	// and FormatField its field for errors ("response_format").
+	Format      llm.ResponseFormat
+	FormatField string
 }
 
 // maxRequestTools bounds the tools of one request, as OpenAI does.
@@ -111,6 +116,31 @@ func (rt RequestTools) choiceOptions(cfg *bot.Config, hasServerTools bool) ([]mo
 // in the same cache, so an agent framework that sends the same tools on
 // every call reuses it.
 func (s *Service) agentForRequest(ctx context.Context, b *bot.Bot, cfg *bot.Config, version int64, rt RequestTools) (*compiled, error) {
+	c, err := s.agentWithTools(ctx, b, cfg, version, rt)
+	if err != nil || !rt.Format.Set() {
+		return c, err
+	}
+	return s.withFormat(ctx, c, rt)
+}
+
+// withFormat puts the request's response format on a copy of the agent's
+// options: it applies to this turn's model calls only.
+func (s *Service) withFormat(ctx context.Context, c *compiled, rt RequestTools) (*compiled, error) {
+	m, err := s.d.Models.Get(ctx, c.modelID)
+	if err != nil {
+		return nil, err
+	}
+	opt, ok := s.d.ChatModels.FormatOption(*m, rt.Format)
+	if !ok {
+		return nil, errs.Invalid(rt.FormatField, "the bot's model %q (provider %s) cannot be asked for a response format; send the request without it", m.ID, m.Provider)
+	}
+	withFormat := *c
+	withFormat.format = []model.Option{opt}
+	return &withFormat, nil
+}
+
+// agentWithTools is agentFor with the request's tools and tool choice.
+func (s *Service) agentWithTools(ctx context.Context, b *bot.Bot, cfg *bot.Config, version int64, rt RequestTools) (*compiled, error) {
 	if len(rt.Tools) == 0 && (rt.Choice.Mode == "" || rt.Choice.Mode == ToolChoiceAuto) {
 		return s.agentFor(ctx, b, cfg, version)
 	}

@@ -139,7 +139,7 @@ func turnOutcome(rs *runState, err error) string {
 func (s *Service) runAgent(ctx context.Context, t *turn, rs *runState) error {
 	opts := []agent.AgentOption{
 		agent.WithComposeOptions(compose.WithCallbacks(rs.handler())),
-		react.WithChatModelOptions(append(slices.Clip(t.compiled.options), t.compiled.agentOptions...)...),
+		react.WithChatModelOptions(slices.Concat(t.compiled.options, t.compiled.agentOptions, t.compiled.format)...),
 	}
 	sr, err := t.compiled.agent.Stream(ctx, t.input, opts...)
 	if err != nil {
@@ -175,7 +175,7 @@ func (s *Service) lastCall(ctx context.Context, t *turn, rs *runState) error {
 	rs.mu.Unlock()
 	in = append(in, schema.SystemMessage("You cannot call tools any more in this turn. Answer the user now with what you know."))
 	rs.startModel(ctx, in)
-	sr, err := t.compiled.model.Stream(ctx, in, t.compiled.options...)
+	sr, err := t.compiled.model.Stream(ctx, in, slices.Concat(t.compiled.options, t.compiled.format)...)
 	if err != nil {
 		rs.failModel()
 		return err

@@ -3836,6 +3836,19 @@ export interface components {
             /** @description Function tools for this turn, run by the caller like the bot's client tools: a call ends the answer with `tool_calls`. */
             tools?: components["schemas"]["OpenAIFunctionTool"][];
             tool_choice?: components["schemas"]["OpenAIToolChoice"];
+            /** @description Structured output for this turn, passed to the bot's model as OpenAI's response_format: `{"type":"text"}`, `{"type":"json_object"}` (the messages must say "JSON", else 400), or `{"type":"json_schema","json_schema":{"name","schema", "strict"}}` (name 1-64 letters, digits, _ or -; schema a JSON Schema of type object). Refused with 400 (`param` response_format...) when malformed or for a bot on a Gemini model. */
+            response_format?: {
+                /** @enum {string} */
+                type: "text" | "json_object" | "json_schema";
+                json_schema?: {
+                    name: string;
+                    description?: string;
+                    schema: {
+                        [key: string]: unknown;
+                    };
+                    strict?: boolean;
+                };
+            };
         };
         ChatCompletionRequestMessage: {
             /** @enum {string} */
@@ -5142,6 +5155,19 @@ export interface components {
             store?: boolean;
             /** @description The end user of a new conversation; absent, `user-<the caller's user id>`. */
             user?: string;
+            /** @description `format` is structured output for this turn, passed to the bot's model: `{"type":"text"}`, `{"type":"json_object"}` (the input or instructions must say "JSON", else 400), or `{"type":"json_schema","name","schema","strict"}` (schema a JSON Schema of type object). Refused with 400 (`param` text.format...) when malformed or for a bot on a Gemini model. Echoed in the response's `text`. */
+            text?: {
+                format?: {
+                    /** @enum {string} */
+                    type: "text" | "json_object" | "json_schema";
+                    name?: string;
+                    description?: string;
+                    schema?: {
+                        [key: string]: unknown;
+                    };
+                    strict?: boolean;
+                };
+            };
         };
         /** @description `auto` (the default), `none`, `required` (only when every tool of the turn runs on the client), or a named client tool (`{"type":"function","function":{"name"}}` or, Responses, `{"type":"function","name"}`). Forced choices apply to every model call of the turn, so they are allowed only where the call ends it. */
         OpenAIToolChoice: ("auto" | "none" | "required") | {

@@ -10,7 +10,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createOpenAI } from "@ai-sdk/openai";
-import { generateObject, generateText, jsonSchema, stepCountIs, streamText, tool, type LanguageModel } from "ai";
+import { generateObject, generateText, jsonSchema, Output, stepCountIs, streamText, tool, type LanguageModel } from "ai";
 import { ChatOpenAI } from "@langchain/openai";
 import { HumanMessage, ToolMessage, type AIMessage } from "@langchain/core/messages";
 import { tool as lcTool } from "@langchain/core/tools";
@@ -20,10 +20,11 @@ import { env } from "./env.js";
 import { Fixture } from "./fixtures.js";
 
 const CALL = '#call get_weather {"city":"Rome"}';
-// Structured output needs the request's response_format (text.format) to
-// reach the bot's model; Pergola accepts and ignores it today, so the fake
-// model's "echo: ..." is not the JSON asked for.
-const STRUCTURED_TODO = "the request's JSON schema response format is not passed to the bot's model yet";
+// Structured output: the request's response_format (text.format) reaches
+// the bot's model, and the fake model answers a JSON object built from the
+// schema (first enum value, arrays of one item, numbers 1, booleans true).
+const TRIP = z.object({ city: z.enum(["Rome", "Oslo"]), days: z.array(z.number().int()), sunny: z.boolean() });
+const TRIP_ANSWER = { city: "Rome", days: [1], sunny: true };
 
 describe("Vercel AI SDK (ai + @ai-sdk/openai)", () => {
   const fx = new Fixture();
@@ -69,10 +70,15 @@ describe("Vercel AI SDK (ai + @ai-sdk/openai)", () => {
     });
   }
 
-  it("generateObject: structured output with a JSON schema", { todo: STRUCTURED_TODO }, async () => {
-    const { object } = await generateObject({ model: provider()(botId), schema: z.object({ city: z.string() }), prompt: "Rome" });
-    assert.equal(typeof object.city, "string");
-  });
+  for (const [name, model] of models) {
+    it(`${name}: generateObject and Output.object with a JSON schema`, async () => {
+      const { object } = await generateObject({ model: model(), schema: TRIP, prompt: "plan a trip" });
+      assert.deepEqual(object, TRIP_ANSWER);
+
+      const { output } = await generateText({ model: model(), output: Output.object({ schema: TRIP }), prompt: "plan a trip" });
+      assert.deepEqual(output, TRIP_ANSWER);
+    });
+  }
 });
 
 describe("LangChain JS (@langchain/openai)", () => {
@@ -125,9 +131,12 @@ describe("LangChain JS (@langchain/openai)", () => {
     });
   }
 
-  it("withStructuredOutput: a JSON schema response format", { todo: STRUCTURED_TODO }, async () => {
-    const llm = new ChatOpenAI({ model: botId, apiKey: env.token, configuration: { baseURL: `${env.baseURL}/v1` }, maxRetries: 0 });
-    const out = await llm.withStructuredOutput(z.object({ city: z.string() }), { method: "jsonSchema" }).invoke("Rome");
-    assert.equal(typeof out.city, "string");
-  });
+  for (const useResponsesApi of [false, true]) {
+    const name = useResponsesApi ? "ChatOpenAI({useResponsesApi: true})" : "ChatOpenAI (chat completions)";
+    it(`${name}: withStructuredOutput with a JSON schema`, async () => {
+      const llm = new ChatOpenAI({ model: botId, apiKey: env.token, configuration: { baseURL: `${env.baseURL}/v1` }, maxRetries: 0, useResponsesApi });
+      const out = await llm.withStructuredOutput(TRIP, { method: "jsonSchema" }).invoke("plan a trip");
+      assert.deepEqual(out, TRIP_ANSWER);
+    });
+  }
 });

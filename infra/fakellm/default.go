@@ -14,6 +14,14 @@ const callDirective = "#call"
 
 // defaultReply is the stateless behaviour described in the package doc.
 func defaultReply(r Request) Reply {
+	reply := unformattedReply(r)
+	if r.Format != nil && len(reply.ToolCalls) == 0 {
+		reply.Text = formatted(r.Format, reply.Text)
+	}
+	return reply
+}
+
+func unformattedReply(r Request) Reply {
 	if n := len(r.Messages); n > 0 && r.Messages[n-1].Role == "tool" {
 		return Text("tool said: " + trailingToolContents(r.Messages))
 	}

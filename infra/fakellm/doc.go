@@ -16,6 +16,13 @@
 // the tool messages right after it, or a tool call id used twice. Such a
 // request is still recorded.
 //
+// Like OpenAI, it refuses a response_format it cannot honour with 400 and
+// param "response_format": json_object when no message contains the word
+// "json", an unknown type, a json_schema without a valid name, a schema
+// whose root is not an object or with an unknown type, and, when strict,
+// an object without "additionalProperties": false or not requiring all of
+// its properties.
+//
 // A request is answered by the first of:
 //
 //  1. the next reply queued with [Server.Enqueue] (first in, first out);
@@ -36,6 +43,12 @@
 //   - Otherwise the answer is "echo: <last user text>", followed by
 //     " [image: <type>, <n> bytes]" (or " [image: <url>]") per image part
 //     of that message.
+//
+// With a response_format, the default answer (not a tool call) is JSON:
+// {"echo": <the text above>} for json_object, and for json_schema an
+// object built from the schema (the const or first enum value, the first
+// of anyOf/oneOf, every property, arrays of one item, strings "x" or a
+// value of their format, numbers 1 within their bounds, booleans true).
 //
 // Usage is counted deterministically: a text costs ceil(runes/4) tokens. The
 // prompt counts every message's content, tool-call names and arguments; the

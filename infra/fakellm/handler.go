@@ -45,6 +45,11 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
 		writeError(w, Fail(http.StatusBadRequest, why), "messages")
 		return
 	}
+	if why := checkFormat(wr.Format, wr.Messages); why != "" {
+		s.keep(req)
+		writeError(w, Fail(http.StatusBadRequest, why), "response_format")
+		return
+	}
 	reply := s.record(req)
 	if reply.Status != 0 {
 		writeError(w, reply, "")

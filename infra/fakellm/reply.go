@@ -17,9 +17,10 @@ type Request struct {
 	IncludeUsage bool // stream_options.include_usage
 	Temperature  *float64
 	TopP         *float64
-	MaxTokens    *int   // max_tokens, or else max_completion_tokens
-	Stop         string // the raw JSON of stop; empty when absent
-	APIKey       string // the bearer token of the Authorization header
+	MaxTokens    *int    // max_tokens, or else max_completion_tokens
+	Stop         string  // the raw JSON of stop; empty when absent
+	APIKey       string  // the bearer token of the Authorization header
+	Format       *Format // response_format; nil when absent or "text"
 }
 
 // Message is one message of a request. Content holds the text; for a
@@ -130,6 +131,7 @@ func decodeRequest(w wireRequest, authorization string) Request {
 		MaxTokens:   w.MaxTokens,
 		Stop:        rawText(w.Stop),
 		APIKey:      strings.TrimPrefix(authorization, "Bearer "),
+		Format:      w.Format.format(),
 	}
 	if r.MaxTokens == nil {
 		r.MaxTokens = w.MaxComplete

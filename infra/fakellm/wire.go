@@ -22,6 +22,7 @@ type wireRequest struct {
 	MaxTokens   *int            `json:"max_tokens"`
 	MaxComplete *int            `json:"max_completion_tokens"`
 	Stop        json.RawMessage `json:"stop"`
+	Format      *wireFormat     `json:"response_format"`
 }
 
 type wireMessage struct {

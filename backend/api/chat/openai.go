@@ -37,8 +37,9 @@ type oaRequest struct {
 	StreamOptions *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
-	Tools      []oaTool        `json:"tools"`
-	ToolChoice json.RawMessage `json:"tool_choice"`
+	Tools          []oaTool        `json:"tools"`
+	ToolChoice     json.RawMessage `json:"tool_choice"`
+	ResponseFormat *oaFormat       `json:"response_format"`
 }
 
 // completionRequest is the application's request for an OpenAI one.
@@ -48,6 +49,14 @@ func completionRequest(botID int64, req oaRequest) (chatapp.CompletionRequest, e
 		return chatapp.CompletionRequest{}, err
 	}
 	tools, err := requestTools(req.Tools, req.ToolChoice)
+	if err != nil {
+		return chatapp.CompletionRequest{}, err
+	}
+	tools.Format, err = responseFormat(req.ResponseFormat, "response_format")
+	tools.FormatField = "response_format"
+	if err == nil {
+		err = needsJSONWord(tools.Format, "response_format", messageContents(req.Messages)...)
+	}
 	return chatapp.CompletionRequest{BotID: botID, User: req.User, Messages: msgs, Tools: tools}, err
 }
 

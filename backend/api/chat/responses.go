@@ -28,6 +28,7 @@ type rsRequest struct {
 	PreviousResponseID string          `json:"previous_response_id"`
 	Store              *bool           `json:"store"`
 	User               string          `json:"user"`
+	Text               *rsText         `json:"text"`
 }
 
 // rsItem is an input item: a message (role and content, the type may be
@@ -70,6 +71,16 @@ func (h Handlers) Responses(ctx context.Context, c *app.RequestContext) error {
 		return err
 	}
 	tools, err := requestTools(req.Tools, req.ToolChoice)
+	if err != nil {
+		return err
+	}
+	if req.Text != nil {
+		tools.Format, err = responseFormat(req.Text.Format, "text.format")
+		tools.FormatField = "text.format"
+	}
+	if err == nil {
+		err = needsJSONWord(tools.Format, "text.format", req.Input, []byte(req.Instructions))
+	}
 	if err != nil {
 		return err
 	}

@@ -162,6 +162,9 @@ func (r *rsReply) object(status string) map[string]any {
 	if len(r.req.ToolChoice) > 0 {
 		o["tool_choice"] = r.req.ToolChoice
 	}
+	if r.req.Text != nil && r.req.Text.Format != nil {
+		o["text"] = map[string]any{"format": r.req.Text.Format}
+	}
 	if status == "failed" && r.end != nil {
 		o["error"] = map[string]any{"code": "server_error", "message": failedError(r.end).Message}
 	}

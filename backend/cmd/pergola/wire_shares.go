@@ -117,6 +117,7 @@ func (s *shares) sharedModel(cm model.ToolCallingChatModel) model.ToolCallingCha
 type chatModels struct {
 	inner interface {
 		ChatModel(ctx context.Context, m llm.Model) (model.ToolCallingChatModel, error)
+		FormatOption(m llm.Model, f llm.ResponseFormat) (model.Option, bool)
 	}
 	shares *shares
 }
@@ -127,4 +128,8 @@ func (c chatModels) ChatModel(ctx context.Context, m llm.Model) (model.ToolCalli
 		return nil, err
 	}
 	return c.shares.sharedModel(cm), nil
+}
+
+func (c chatModels) FormatOption(m llm.Model, f llm.ResponseFormat) (model.Option, bool) {
+	return c.inner.FormatOption(m, f)
 }
