@@ -6463,6 +6463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProtectedResourceMetadata"];
                 };
             };
+            431: components["responses"]["HeaderTooLarge"];
         };
     };
     mcpResourceMetadata: {
@@ -6483,6 +6484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProtectedResourceMetadata"];
                 };
             };
+            431: components["responses"]["HeaderTooLarge"];
         };
     };
     adminListChannels: {
