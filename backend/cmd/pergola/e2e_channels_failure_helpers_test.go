@@ -58,7 +58,7 @@ func newFailSetup(t *testing.T, b backend) *failSetup {
 	t.Helper()
 	c := newChatSetup(t, withEnv(b, map[string]string{"PERGOLA_EGRESS_ALLOW": "127.0.0.1",
 		"PERGOLA_CHANNEL_TURN_ATTEMPTS": "3", "PERGOLA_CHANNEL_TURN_BACKOFF": "50ms",
-		"PERGOLA_CHANNEL_SEND_ATTEMPTS": "5", "PERGOLA_CHANNEL_SEND_BACKOFF": "100ms", "PERGOLA_CHANNEL_RETRY_WINDOW": "30s"}))
+		"PERGOLA_CHANNEL_SEND_ATTEMPTS": "5", "PERGOLA_CHANNEL_SEND_BACKOFF": "250ms", "PERGOLA_CHANNEL_RETRY_WINDOW": "30s"}))
 	var mu sync.Mutex
 	tries := map[string]int{}
 	c.llm.When(func(r fakellm.Request) bool {

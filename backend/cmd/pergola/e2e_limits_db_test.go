@@ -25,7 +25,7 @@ func TestDatabaseAccountLockedAnswers503(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer root.Close()
+	t.Cleanup(func() { _ = root.Close() }) // after the user is dropped (cleanups run last first)
 	user := testenv.Name(t)
 	exec := func(q string, args ...any) {
 		t.Helper()
@@ -34,7 +34,11 @@ func TestDatabaseAccountLockedAnswers503(t *testing.T) {
 		}
 	}
 	exec("CREATE USER '" + user + "'@'%' IDENTIFIED BY 'pergola-lock-test'")
-	t.Cleanup(func() { _, _ = root.Exec("DROP USER IF EXISTS '" + user + "'@'%'") })
+	t.Cleanup(func() {
+		if _, err := root.Exec("DROP USER IF EXISTS '" + user + "'@'%'"); err != nil {
+			t.Errorf("drop the test's MySQL user %s: %v", user, err)
+		}
+	})
 	exec("GRANT ALL ON " + cfg.DBName + ".* TO '" + user + "'@'%'")
 	own := cfg.Clone()
 	own.User, own.Passwd = user, "pergola-lock-test"
