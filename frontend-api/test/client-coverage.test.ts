@@ -27,6 +27,10 @@ const NOT_FOR_THE_CLIENT: Record<string, string> = {
   "POST /mcp": "the MCP Streamable HTTP transport, spoken by MCP clients (@modelcontextprotocol/sdk; test/mcp.test.ts)",
   "GET /mcp": "the MCP transport's server-to-client stream (as POST /mcp)",
   "DELETE /mcp": "the MCP transport's end of session (as POST /mcp)",
+  "GET /.well-known/oauth-protected-resource/mcp":
+    "RFC 9728 metadata that MCP clients read to learn how to authenticate to /mcp",
+  "GET /.well-known/oauth-protected-resource": "the same metadata at the bare well-known path, for MCP clients",
+  "GET /chat/assets/favicon.svg": "the icon the hosted web chat page links; browsers fetch it",
   "POST /v3/chat/retrieve":
     "the same operation as GET /v3/chat/retrieve (coze.chat.retrieve), routed because @coze/api sends POST",
   "GET /open_api/knowledge/document/list":
