@@ -55,3 +55,26 @@ func TestCacheFollowsOtherProcesses(t *testing.T) {
 	}
 	nearest(0)
 }
+
+// TestProcessesStartingTogetherShareTheSchema: indexes opened at once on a
+// fresh database (processes starting together) all open; before the
+// schema lock, two of them could deadlock on the version row and one
+// process failed to start.
+func TestProcessesStartingTogetherShareTheSchema(t *testing.T) {
+	dsn := testenv.MySQL(t)
+	errs := make(chan error, 6)
+	for range cap(errs) {
+		go func() {
+			ix, err := Open(context.Background(), dsn)
+			if err == nil {
+				err = ix.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range cap(errs) {
+		if err := <-errs; err != nil {
+			t.Fatalf("an index opened with others at once: %v", err)
+		}
+	}
+}

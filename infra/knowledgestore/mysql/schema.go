@@ -48,11 +48,31 @@ var schemaV1 = []string{
 	`CREATE TABLE IF NOT EXISTS knowledge_index_schema (version INT NOT NULL) ENGINE=InnoDB`,
 }
 
-// migrate creates the tables once. CREATE TABLE IF NOT EXISTS makes
-// processes starting together safe; the version row is written once.
+// migrate creates the tables once, under a named lock of the database:
+// processes starting together wait for each other (the version row's
+// insert by two of them at once could deadlock).
 func migrate(ctx context.Context, db *sql.DB) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("create schema: %w", err)
+	}
+	defer conn.Close()
+	var got sql.NullInt64
+	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(CONCAT('pergola_knowledge_schema:', DATABASE()), 60)").Scan(&got); err != nil {
+		return fmt.Errorf("lock the schema: %w", err)
+	}
+	if got.Int64 != 1 {
+		return fmt.Errorf("lock the schema: another process held it for 60s")
+	}
+	defer func() {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "DO RELEASE_LOCK(CONCAT('pergola_knowledge_schema:', DATABASE()))")
+	}()
+	return migrateLocked(ctx, conn)
+}
+
+func migrateLocked(ctx context.Context, conn *sql.Conn) error {
 	var v sql.NullInt64
-	err := db.QueryRowContext(ctx, "SELECT MAX(version) FROM knowledge_index_schema").Scan(&v)
+	err := conn.QueryRowContext(ctx, "SELECT MAX(version) FROM knowledge_index_schema").Scan(&v)
 	if err == nil && v.Int64 > schemaVersion {
 		return fmt.Errorf("schema version %d is newer than this build's %d", v.Int64, schemaVersion)
 	}
@@ -60,11 +80,11 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return nil
 	}
 	for _, stmt := range schemaV1 {
-		if _, err := db.ExecContext(ctx, stmt); err != nil {
+		if _, err := conn.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("create schema: %w", err)
 		}
 	}
-	_, err = db.ExecContext(ctx, `INSERT INTO knowledge_index_schema (version)
+	_, err = conn.ExecContext(ctx, `INSERT INTO knowledge_index_schema (version)
 		SELECT ? FROM DUAL WHERE NOT EXISTS (SELECT 1 FROM knowledge_index_schema WHERE version = ?)`, schemaVersion, schemaVersion)
 	return err
 }
