@@ -56,7 +56,9 @@ const modelFailure = "upstream overloaded at http://10.0.0.7:8000/v1 (node path:
 
 func newFailSetup(t *testing.T, b backend) *failSetup {
 	t.Helper()
-	c := newChatSetup(t, withEnv(b, map[string]string{"PERGOLA_EGRESS_ALLOW": "127.0.0.1",
+	// The deliveries are polled in tight loops on seven channels at once;
+	// the per-token rate limit is not what this test is about.
+	c := newChatSetup(t, withEnv(b, map[string]string{"PERGOLA_EGRESS_ALLOW": "127.0.0.1", "PERGOLA_RATE_LIMIT": "0",
 		"PERGOLA_CHANNEL_TURN_ATTEMPTS": "3", "PERGOLA_CHANNEL_TURN_BACKOFF": "50ms",
 		"PERGOLA_CHANNEL_SEND_ATTEMPTS": "5", "PERGOLA_CHANNEL_SEND_BACKOFF": "250ms", "PERGOLA_CHANNEL_RETRY_WINDOW": "30s"}))
 	var mu sync.Mutex

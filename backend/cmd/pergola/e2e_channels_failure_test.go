@@ -145,7 +145,7 @@ func waitDeliveryThat(t *testing.T, f *failSetup, k *failKind, event, what strin
 		if last != nil && ok(last) {
 			return last
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("%s: delivery of %s = %v; want %s", k.name, event, last, what)
 	return nil
