@@ -80,17 +80,10 @@ func platformComesBack(t *testing.T, f *failSetup) {
 		k.down()
 		events[k.name] = k.ask(t, 3, "while down "+k.name)
 	}
-	waiting := map[string]map[string]any{}
-	seen := map[string]int64{}
-	for _, k := range f.kinds {
-		// Each platform comes back as soon as its failed send shows, so
-		// the retries never run out on a slow machine.
-		waiting[k.name] = waitDeliveryThat(t, f, k, events[k.name], "a failed send waiting for the next", func(d map[string]any) bool {
-			return str(d, "status") == "answered" && d["attempts"] != float64(0) && d["next_attempt_at"] != float64(0)
-		})
-		seen[k.name] = time.Now().Unix()
-		k.up()
-	}
+	// Each platform comes back as soon as its failed send shows, all
+	// kinds watched together, so no kind's retries run out while another
+	// is awaited on a slow machine.
+	waiting, seen := waitFailedSends(t, f, events)
 	for _, k := range f.kinds {
 		t.Run(k.name, func(t *testing.T) {
 			d := waiting[k.name]
@@ -130,23 +123,35 @@ func platformStaysDown(t *testing.T, f *failSetup) {
 	}
 }
 
-// waitDeliveryThat polls a channel's deliveries until the event's
-// delivery passes ok.
-func waitDeliveryThat(t *testing.T, f *failSetup, k *failKind, event, what string, ok func(map[string]any) bool) map[string]any {
+// waitFailedSends polls every kind's deliveries until each event shows a
+// failed send waiting for the next attempt, and brings that kind's
+// platform back at once; it returns those deliveries and when each was
+// seen.
+func waitFailedSends(t *testing.T, f *failSetup, events map[string]string) (map[string]map[string]any, map[string]int64) {
 	t.Helper()
-	var last map[string]any
+	waiting, seen, last := map[string]map[string]any{}, map[string]int64{}, map[string]map[string]any{}
 	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		for _, d := range deliveries(t, f.s, f.botID, k.id) {
-			if str(d, "event_id") == event {
-				last = d
+	for len(waiting) < len(f.kinds) && time.Now().Before(deadline) {
+		for _, k := range f.kinds {
+			if waiting[k.name] != nil {
+				continue
 			}
-		}
-		if last != nil && ok(last) {
-			return last
+			for _, d := range deliveries(t, f.s, f.botID, k.id) {
+				if str(d, "event_id") == events[k.name] {
+					last[k.name] = d
+				}
+			}
+			if d := last[k.name]; d != nil && str(d, "status") == "answered" && d["attempts"] != float64(0) && d["next_attempt_at"] != float64(0) {
+				waiting[k.name], seen[k.name] = d, time.Now().Unix()
+				k.up()
+			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("%s: delivery of %s = %v; want %s", k.name, event, last, what)
-	return nil
+	for _, k := range f.kinds {
+		if waiting[k.name] == nil {
+			t.Fatalf("%s: delivery of %s = %v; want a failed send waiting for the next", k.name, events[k.name], last[k.name])
+		}
+	}
+	return waiting, seen
 }
