@@ -142,6 +142,38 @@ func (s *Service) launchStored(ctx context.Context, t *turn, asked []*conversati
 	return err
 }
 
+// storeGate is opened when a turn's chat and question are stored, which
+// happens while the model's first call runs: the outcome is recorded only
+// after it, and tools run only after it, since a tool may read the
+// conversation (a workflow's message nodes list it) and must find the
+// question there.
+type storeGate struct {
+	done chan struct{}
+	err  error
+}
+
+func newStoreGate() *storeGate { return &storeGate{done: make(chan struct{})} }
+
+// open records the store's outcome and releases the waiters.
+func (g *storeGate) open(err error) {
+	g.err = err
+	close(g.done)
+}
+
+// wait returns the store's error once it is known, or ctx's error; a nil
+// gate is open.
+func (g *storeGate) wait(ctx context.Context) error {
+	if g == nil {
+		return nil
+	}
+	select {
+	case <-g.done:
+		return g.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // store saves the chat and its question. The run already reads chat, so
 // the store gets a copy to fill in: the chat's id and time are set.
 func (s *Service) store(ctx context.Context, chat *conversation.Chat, asked []*conversation.Message) error {
@@ -226,26 +258,6 @@ func (s *Service) announce(sink Sink, chat *conversation.Chat) {
 	sink.Send(Event{Kind: EventChatCreated, Chat: &created})
 	progress := *chat
 	sink.Send(Event{Kind: EventChatInProgress, Chat: &progress})
-}
-
-// launch runs a turn on its own goroutine, detached from the request: a
-// client that disconnects neither stops nor loses it. Cancel stops it.
-func (s *Service) launch(ctx context.Context, t *turn) {
-	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s.mu.Lock()
-	s.running[t.chat.ID] = cancel
-	s.mu.Unlock()
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		defer func() {
-			s.mu.Lock()
-			delete(s.running, t.chat.ID)
-			s.mu.Unlock()
-			cancel()
-		}()
-		s.execute(rctx, t)
-	}()
 }
 
 func nonNil(m map[string]string) map[string]string {

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/cloudwego/eino/callbacks"
@@ -17,61 +15,9 @@ import (
 	"github.com/pergola-ai/pergola/domain/conversation"
 )
 
-// runState is what one run learns as it goes, fed by the model callbacks
-// and the tool middleware: the transcript, the messages to keep, the
-// tokens used and the client tool calls it stopped for.
-type runState struct {
-	s *Service
-	t *turn
-
-	mu         sync.Mutex
-	lastInput  []*schema.Message // what the model saw last
-	lastOutput *schema.Message   // the model's last complete message, or a tool's direct answer
-	calling    *schema.Message   // the model's message whose tool calls run now
-	results    []*schema.Message // tool messages of the current round
-	pending    []conversation.ToolCall
-	out        []*conversation.Message // the assistant's messages, to store
-	usage      conversation.Usage
-	answer     *conversation.Message // the answer being streamed
-	text       strings.Builder
-	modelStart time.Time
-	direct     string // the call id of a tool that answers for the bot
-	asked      *askedTool
-	askedFrom  []*schema.Message // the transcript an open question resumes, kept across turns
-	// modelFailed: a model call failed, so the run's error is the model's.
-	modelFailed bool
-	// sources are the documents recalled for the answer, cited at its end
-	// when the bot shows its sources.
-	sources []string
-}
-
-// failModel notes that a model call failed.
-func (rs *runState) failModel() {
-	rs.mu.Lock()
-	rs.modelFailed = true
-	rs.mu.Unlock()
-}
-
-// askedTool is a tool call that ended the turn with a question for the
-// end user; the next message of the conversation answers it. Question is
-// the text the end user saw; Exchanges are the questions the same call
-// asked and had answered before it.
-type askedTool struct {
-	CallID    string     `json:"call_id"`
-	Name      string     `json:"name"`
-	Payload   string     `json:"payload"`
-	Question  string     `json:"question,omitempty"`
-	Exchanges []exchange `json:"exchanges,omitempty"`
-}
-
-type runKey struct{}
-
-// runFrom returns the run a tool call belongs to.
-func runFrom(ctx context.Context) *runState {
-	rs, _ := ctx.Value(runKey{}).(*runState)
-	return rs
-}
-
+// handler is the run's model callbacks: each model call of the agent
+// reaches startModel, then endModel (through readModelStream when
+// streamed), or fails.
 func (rs *runState) handler() callbacks.Handler {
 	return ucb.NewHandlerHelper().ChatModel(&ucb.ModelCallbackHandler{
 		OnStart: func(ctx context.Context, _ *callbacks.RunInfo, in *model.CallbackInput) context.Context {
@@ -243,11 +189,4 @@ func (rs *runState) toolResult(ctx context.Context, name, callID, args, result s
 	rs.out = append(rs.out, m)
 	rs.mu.Unlock()
 	rs.t.sink.Send(Event{Kind: EventMessageDone, Message: m})
-}
-
-// waitFor notes a client tool call the run stops for.
-func (rs *runState) waitFor(callID, name, args string) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	rs.pending = append(rs.pending, conversation.ToolCall{ID: callID, Name: name, Arguments: args})
 }

@@ -22,6 +22,18 @@ type resumeTurn struct {
 	answer     string            // the end user's message
 }
 
+// askedTool is a tool call that ended the turn with a question for the
+// end user; the next message of the conversation answers it. Question is
+// the text the end user saw; Exchanges are the questions the same call
+// asked and had answered before it.
+type askedTool struct {
+	CallID    string     `json:"call_id"`
+	Name      string     `json:"name"`
+	Payload   string     `json:"payload"`
+	Question  string     `json:"question,omitempty"`
+	Exchanges []exchange `json:"exchanges,omitempty"`
+}
+
 // openQuestion returns the question a tool left open in the conversation's
 // latest chat, if there is one. Only tools from tool sources ask, so a bot
 // without them costs no read here.
