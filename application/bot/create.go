@@ -24,7 +24,7 @@ func (s *Service) Create(ctx context.Context, p identity.Principal, workspaceID 
 	if _, err := s.access.Authorize(ctx, p, workspaceID, identity.RoleMember); err != nil {
 		return nil, err
 	}
-	if err := s.prepare(ctx, workspaceID, &cfg, false); err != nil {
+	if err := s.prepare(ctx, workspaceID, 0, &cfg, false); err != nil {
 		return nil, err
 	}
 	b := &bot.Bot{WorkspaceID: workspaceID, CreatorID: p.UserID, Draft: cfg}

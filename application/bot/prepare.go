@@ -13,11 +13,14 @@ import (
 
 // prepare normalizes and checks a configuration before it is saved or
 // published: the domain rules, the bindings (plugins pinned to a version
-// when publishing), the icon, and the model, which defaults to the first
+// when publishing), the sub-agents, the icon, and the model, which defaults to the first
 // enabled one that can serve the bot.
-func (s *Service) prepare(ctx context.Context, workspaceID int64, cfg *bot.Config, publish bool) error {
+func (s *Service) prepare(ctx context.Context, workspaceID, botID int64, cfg *bot.Config, publish bool) error {
 	cfg.Normalize()
 	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := s.checkSubAgents(ctx, workspaceID, botID, cfg); err != nil {
 		return err
 	}
 	if err := s.checkBindings(ctx, workspaceID, cfg, publish); err != nil {

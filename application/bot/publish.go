@@ -34,7 +34,7 @@ func (s *Service) Publish(ctx context.Context, p identity.Principal, botID int64
 		return nil, err
 	}
 	cfg := cloneConfig(b.Draft)
-	if err := s.prepare(ctx, b.WorkspaceID, &cfg, true); err != nil {
+	if err := s.prepare(ctx, b.WorkspaceID, botID, &cfg, true); err != nil {
 		return nil, err
 	}
 	v := &bot.Version{BotID: botID, Config: cfg, Connectors: connectors, PublisherID: p.UserID}

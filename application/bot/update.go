@@ -34,7 +34,7 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, botID int64,
 		if err := edit(&cfg); err != nil {
 			return nil, err
 		}
-		if err := s.prepare(ctx, b.WorkspaceID, &cfg, false); err != nil {
+		if err := s.prepare(ctx, b.WorkspaceID, botID, &cfg, false); err != nil {
 			return nil, err
 		}
 		saved, err := s.store.UpdateBot(ctx, b.WorkspaceID, botID, func(cur *bot.Bot) error {
@@ -64,6 +64,7 @@ func cloneConfig(c bot.Config) bot.Config {
 	out.Tables = append(out.Tables[:0:0], c.Tables...)
 	out.Variables = append(out.Variables[:0:0], c.Variables...)
 	out.ClientTools = append(out.ClientTools[:0:0], c.ClientTools...)
+	out.SubAgents = append(out.SubAgents[:0:0], c.SubAgents...)
 	out.Knowledge.KnowledgeIDs = append(out.Knowledge.KnowledgeIDs[:0:0], c.Knowledge.KnowledgeIDs...)
 	out.Onboarding.SuggestedQuestions = append(out.Onboarding.SuggestedQuestions[:0:0], c.Onboarding.SuggestedQuestions...)
 	return out

@@ -12,15 +12,24 @@ import (
 type Chat struct {
 	MaxMessageChars int `yaml:"max_message_chars"`
 	MaxHistoryChars int `yaml:"max_history_chars"`
+	// SubAgentDepth bounds how deep sub-agents call sub-agents
+	// (PERGOLA_SUBAGENT_DEPTH); TurnModelCalls bounds the model calls of
+	// one turn across the bot and all its sub-agents
+	// (PERGOLA_TURN_MODEL_CALLS).
+	SubAgentDepth  int `yaml:"subagent_depth"`
+	TurnModelCalls int `yaml:"turn_model_calls"`
 }
 
 // DefaultChat returns the default limits: 32,000 characters a message,
-// 128,000 of history.
-func DefaultChat() Chat { return Chat{MaxMessageChars: 32_000, MaxHistoryChars: 128_000} }
+// 128,000 of history, sub-agents 3 deep, 50 model calls a turn.
+func DefaultChat() Chat {
+	return Chat{MaxMessageChars: 32_000, MaxHistoryChars: 128_000, SubAgentDepth: 3, TurnModelCalls: 50}
+}
 
 func applyChatEnv(c *Chat, env Lookup) error {
 	for key, dst := range map[string]*int{"PERGOLA_MAX_MESSAGE_CHARS": &c.MaxMessageChars,
-		"PERGOLA_MAX_HISTORY_CHARS": &c.MaxHistoryChars} {
+		"PERGOLA_MAX_HISTORY_CHARS": &c.MaxHistoryChars, "PERGOLA_SUBAGENT_DEPTH": &c.SubAgentDepth,
+		"PERGOLA_TURN_MODEL_CALLS": &c.TurnModelCalls} {
 		if v, ok := env(key); ok {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil {
@@ -42,6 +51,12 @@ func (c Chat) validate() error {
 	}
 	if c.MaxHistoryChars < 1 || c.MaxHistoryChars > maxChatChars {
 		return fmt.Errorf("PERGOLA_MAX_HISTORY_CHARS: must be between 1 and %d characters, got %d", maxChatChars, c.MaxHistoryChars)
+	}
+	if c.SubAgentDepth < 1 || c.SubAgentDepth > 10 {
+		return fmt.Errorf("PERGOLA_SUBAGENT_DEPTH: must be between 1 and 10 levels of sub-agents, got %d", c.SubAgentDepth)
+	}
+	if c.TurnModelCalls < 1 || c.TurnModelCalls > 1000 {
+		return fmt.Errorf("PERGOLA_TURN_MODEL_CALLS: must be between 1 and 1000 model calls a turn, got %d", c.TurnModelCalls)
 	}
 	return nil
 }

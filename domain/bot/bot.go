@@ -52,6 +52,8 @@ type Config struct {
 	AppID int64
 	// Knowledge binds knowledge bases the bot answers from.
 	Knowledge KnowledgeSettings
+	// SubAgents are other bots of the workspace the bot calls as tools.
+	SubAgents []SubAgent
 }
 
 // ModelSettings picks the model and its parameters.

@@ -18,7 +18,10 @@ type Conversation struct {
 	Name        string
 	MetaData    map[string]string
 	SectionID   int64 // the current section (Coze's last_section_id)
-	CreatedAt   time.Time
+	// ParentID is the conversation whose bot called this one's bot as a
+	// sub-agent; 0 for a conversation of its own.
+	ParentID  int64
+	CreatedAt time.Time
 	UpdatedAt   time.Time
 }
 

@@ -29,6 +29,7 @@ type configDoc struct {
 	MaxToolRounds int             `json:"max_tool_rounds"`
 	AppID         int64           `json:"app_id,omitempty"`
 	Knowledge     *knowledgeDoc   `json:"knowledge,omitempty"`
+	SubAgents     []subAgentDoc   `json:"sub_agents,omitempty"`
 }
 
 // knowledgeDoc is a bot's knowledge settings; absent when it binds none.
@@ -99,7 +100,7 @@ func encodeConfig(c *bot.Config) (string, error) {
 		Onboarding:    onboardingDoc{Prologue: c.Onboarding.Prologue, SuggestedQuestions: c.Onboarding.SuggestedQuestions},
 		SuggestReply:  suggestReplyDoc{Enabled: c.SuggestReply.Enabled, Prompt: c.SuggestReply.Prompt},
 		HistoryRounds: c.HistoryRounds, MaxToolRounds: c.MaxToolRounds, AppID: c.AppID,
-		Knowledge: encodeKnowledge(c.Knowledge),
+		Knowledge: encodeKnowledge(c.Knowledge), SubAgents: encodeSubAgents(c.SubAgents),
 	}
 	for _, p := range c.Plugins {
 		d.Plugins = append(d.Plugins, pluginDoc{PluginID: p.PluginID, Tool: p.Tool, Version: p.Version})
@@ -133,7 +134,7 @@ func decodeConfig(s string) (bot.Config, error) {
 		Onboarding:    bot.Onboarding{Prologue: d.Onboarding.Prologue, SuggestedQuestions: d.Onboarding.SuggestedQuestions},
 		SuggestReply:  bot.SuggestReply{Enabled: d.SuggestReply.Enabled, Prompt: d.SuggestReply.Prompt},
 		HistoryRounds: d.HistoryRounds, MaxToolRounds: d.MaxToolRounds, AppID: d.AppID,
-		Knowledge: decodeKnowledge(d.Knowledge),
+		Knowledge: decodeKnowledge(d.Knowledge), SubAgents: decodeSubAgents(d.SubAgents),
 	}
 	for _, p := range d.Plugins {
 		c.Plugins = append(c.Plugins, bot.PluginTool{PluginID: p.PluginID, Tool: p.Tool, Version: p.Version})

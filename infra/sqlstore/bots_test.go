@@ -36,6 +36,7 @@ func fullBotConfig(name string) bot.Config {
 		HistoryRounds: 7, MaxToolRounds: 3,
 		Knowledge: bot.KnowledgeSettings{KnowledgeIDs: []int64{11, 12}, AutoCall: true, ShowSource: true, NoRecallReply: "No idea.",
 			Retrieval: knowledge.Retrieval{Strategy: knowledge.StrategyHybrid, TopK: 4, MinScore: 0.25, RerankModel: "rr", Rewrite: true}},
+		SubAgents: []bot.SubAgent{{BotID: 13, Description: "writes poems", ReturnDirectly: true}, {BotID: 14, Description: "checks facts"}},
 	}
 }
 

@@ -31,8 +31,11 @@ type conversationRow struct {
 	Name        string
 	Meta        string // JSON object
 	SectionID   int64
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	// ParentConversationID links a sub-agent's conversation to its
+	// caller's (migration 26).
+	ParentConversationID int64
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
 }
 
 func (conversationRow) TableName() string { return "conversations" }
@@ -44,7 +47,8 @@ func conversationToRow(c *conversation.Conversation) (*conversationRow, error) {
 	}
 	return &conversationRow{
 		ID: c.ID, WorkspaceID: c.WorkspaceID, BotID: c.BotID, CreatorID: c.CreatorID, ConnectorID: c.ConnectorID,
-		Name: c.Name, Meta: meta, SectionID: c.SectionID, CreatedAt: dbTime(c.CreatedAt), UpdatedAt: dbTime(c.UpdatedAt),
+		Name: c.Name, Meta: meta, SectionID: c.SectionID, ParentConversationID: c.ParentID,
+		CreatedAt: dbTime(c.CreatedAt), UpdatedAt: dbTime(c.UpdatedAt),
 	}, nil
 }
 
@@ -55,7 +59,8 @@ func conversationFromRow(r *conversationRow) (*conversation.Conversation, error)
 	}
 	return &conversation.Conversation{
 		ID: r.ID, WorkspaceID: r.WorkspaceID, BotID: r.BotID, CreatorID: r.CreatorID, ConnectorID: r.ConnectorID,
-		Name: r.Name, MetaData: meta, SectionID: r.SectionID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		Name: r.Name, MetaData: meta, SectionID: r.SectionID, ParentID: r.ParentConversationID,
+		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}, nil
 }
 
