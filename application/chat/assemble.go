@@ -79,10 +79,11 @@ func (s *Service) agentFor(ctx context.Context, b *bot.Bot, cfg *bot.Config, ver
 }
 
 func (s *Service) build(ctx context.Context, b *bot.Bot, cfg *bot.Config, m *llm.Model) (*compiled, error) {
-	cm, err := s.d.ChatModels.ChatModel(ctx, *m)
+	inner, err := s.d.ChatModels.ChatModel(ctx, *m)
 	if err != nil {
 		return nil, fmt.Errorf("build model %s: %w", m.ID, err)
 	}
+	cm := budgeted{inner: inner} // every call counts against the turn's budget
 	tools, clients := botTools(cfg)
 	if kt := knowledgeToolFor(cfg); kt != nil {
 		tools = append(tools, kt)
@@ -95,6 +96,11 @@ func (s *Service) build(ctx context.Context, b *bot.Bot, cfg *bot.Config, m *llm
 		}
 		tools = append(tools, more...)
 	}
+	subs, err := s.subAgentTools(ctx, b, cfg, tools)
+	if err != nil {
+		return nil, fmt.Errorf("sub-agents of bot %d: %w", b.ID, err)
+	}
+	tools = append(tools, subs...)
 	if err := uniqueToolNames(ctx, b.ID, tools); err != nil {
 		return nil, err
 	}

@@ -55,6 +55,9 @@ func (s *Service) failure(ctx context.Context, t *turn, runErr error, modelFaile
 	if modelFailed {
 		msg = MsgModelUnavailable
 	}
+	if m, ok := budgetMessage(runErr); ok {
+		msg = m
+	}
 	logID := LogIDFrom(ctx)
 	s.d.Log.ErrorContext(ctx, "chat failed", "logid", logID, "chat_id", t.chat.ID, "bot_id", t.chat.BotID,
 		"connector_id", t.chat.ConnectorID, "model_failed", modelFailed, "err", runErr)

@@ -38,6 +38,11 @@ type Deps struct {
 	ToolTimeout time.Duration
 	// AgentCacheSize bounds the compiled agents kept; 0 means 512.
 	AgentCacheSize int
+	// SubAgents bounds sub-agents: depth and model calls a turn.
+	SubAgents SubAgentLimits
+	// Opener opens the conversations sub-agents run in; nil: calling a
+	// sub-agent fails.
+	Opener ConversationOpener
 }
 
 // Service runs chats.
@@ -65,6 +70,7 @@ func New(d Deps) *Service {
 		d.ToolTimeout = 60 * time.Second
 	}
 	d.Limits = d.Limits.WithDefaults()
+	d.SubAgents = d.SubAgents.withDefaults()
 	if d.AgentCacheSize <= 0 {
 		d.AgentCacheSize = 512
 	}

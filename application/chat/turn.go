@@ -85,11 +85,12 @@ func (s *Service) execute(ctx context.Context, t *turn) {
 }
 
 // enter starts the run of a turn: its run state, which the model
-// callbacks and tools find in the context, the run scope tools read, and
-// the turn-start step for hooks.
+// callbacks and tools find in the context, its budget of model calls, the
+// run scope tools read, and the turn-start step for hooks.
 func (s *Service) enter(ctx context.Context, t *turn) (context.Context, *runState) {
 	rs := &runState{s: s, t: t}
 	ctx = context.WithValue(ctx, runKey{}, rs)
+	ctx = withTurnBudget(ctx, s.d.SubAgents.TurnModelCalls) // a sub-agent's turn spends its caller's
 	c := t.chat
 	ctx = bot.WithRunScope(ctx, bot.RunScope{BotID: c.BotID, WorkspaceID: c.WorkspaceID, Version: c.BotVersion,
 		ConnectorID: c.ConnectorID, UserID: c.UserID, ChatID: c.ID, ConversationID: c.ConversationID, AppID: appOf(t.cfg)})
