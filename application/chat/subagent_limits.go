@@ -20,6 +20,12 @@ type SubAgentCall struct {
 
 type subParentKey struct{}
 
+// WithSubAgentCall returns ctx for the turn of a sub-agent that runs for
+// call.
+func WithSubAgentCall(ctx context.Context, call SubAgentCall) context.Context {
+	return context.WithValue(ctx, subParentKey{}, call)
+}
+
 // SubAgentCallFrom returns the call a sub-agent's turn runs for, from the
 // context of its steps; ok is false for a turn of its own. Tracing nests
 // the sub-agent's spans under that call's span with it.

@@ -46,7 +46,7 @@ func (s *Service) runSubAgent(ctx context.Context, t subAgentTool, task string) 
 	}
 	sink := sub.sink.(*subSink)
 	sctx := withAgentPath(ctx, append(path, b.ID))
-	sctx = context.WithValue(sctx, subParentKey{}, SubAgentCall{ChatID: parent.t.chat.ID, CallID: compose.GetToolCallID(ctx)})
+	sctx = WithSubAgentCall(sctx, SubAgentCall{ChatID: parent.t.chat.ID, CallID: compose.GetToolCallID(ctx)})
 	s.execute(sctx, sub)
 	return sink.outcome(t.botName)
 }

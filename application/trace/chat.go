@@ -18,7 +18,8 @@ type Recorder interface {
 
 // Chats builds the trace of every chat turn from the runtime's steps (it
 // is a chat.Hook) and hands it to a Recorder when the turn ends. Workflow
-// runs called as a bot's tool nest under that tool's span (Attach).
+// runs called as a bot's tool nest under that tool's span (Attach), and so
+// do the turns of sub-agents.
 type Chats struct {
 	rec    Recorder
 	models Models // nil: model ids only
@@ -38,6 +39,9 @@ type building struct {
 	tools   map[string]*Span // tool calls running, by call id
 	spans   int
 	dropped int
+	// parent is the caller's tool call a sub-agent's turn runs for; its
+	// trace nests under that call's span.
+	parent chat.SubAgentCall
 }
 
 // NewChats returns the chat hook that records into rec; models (may be
@@ -85,6 +89,7 @@ func (c *Chats) start(ctx context.Context, s chat.Step, now time.Time) {
 	if s.Text == "resumed" {
 		root.Attributes[AttrResumed] = true
 	}
+	b.parent, _ = chat.SubAgentCallFrom(ctx)
 	c.mu.Lock()
 	c.open[s.ChatID] = b
 	c.mu.Unlock()
@@ -114,6 +119,9 @@ func (c *Chats) end(s chat.Step, now time.Time) {
 		root.Attributes[AttrDropped] = b.dropped
 	}
 	root.finish(now, errText(s.Err))
+	if b.parent.ChatID != 0 && c.Attach(b.parent.ChatID, b.parent.CallID, root) {
+		return // a sub-agent's turn: part of its caller's trace
+	}
 	c.rec.Record(&b.trace)
 }
 

@@ -22,7 +22,7 @@ type Conversation struct {
 	// sub-agent; 0 for a conversation of its own.
 	ParentID  int64
 	CreatedAt time.Time
-	UpdatedAt   time.Time
+	UpdatedAt time.Time
 }
 
 // Message roles.

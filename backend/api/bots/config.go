@@ -30,6 +30,8 @@ type ConfigDTO struct {
 	AppID idText `json:"app_id,omitempty"`
 	// Knowledge binds knowledge bases of the workspace.
 	Knowledge KnowledgeDTO `json:"knowledge"`
+	// SubAgents are other bots of the workspace the bot calls as tools.
+	SubAgents []SubAgentDTO `json:"sub_agents"`
 }
 
 // KnowledgeDTO is a bot's knowledge settings, under Coze's names where
@@ -135,6 +137,9 @@ func (d ConfigDTO) toDomain() (bot.Config, error) {
 	if c.Knowledge, err = d.Knowledge.toDomain(); err != nil {
 		return c, err
 	}
+	if c.SubAgents, err = subAgentsToDomain(d.SubAgents); err != nil {
+		return c, err
+	}
 	for i, p := range d.Plugins {
 		id, err := p.PluginID.parse("plugins["+strconv.Itoa(i)+"].plugin_id", true)
 		if err != nil {
@@ -175,6 +180,7 @@ func newConfigDTO(c bot.Config) ConfigDTO {
 		Onboarding:    OnboardingDTO{Prologue: c.Onboarding.Prologue, SuggestedQuestions: httpx.NonNil(c.Onboarding.SuggestedQuestions)},
 		SuggestReply:  SuggestReplyDTO{Enabled: c.SuggestReply.Enabled, Prompt: c.SuggestReply.Prompt},
 		HistoryRounds: c.HistoryRounds, MaxToolRounds: c.MaxToolRounds, Knowledge: newKnowledgeDTO(c.Knowledge),
+		SubAgents: newSubAgentDTOs(c.SubAgents),
 	}
 	if c.AppID != 0 {
 		d.AppID = idText(strconv.FormatInt(c.AppID, 10))

@@ -24,6 +24,8 @@ type cozeBotRequest struct {
 	PluginIDList     *cozePluginList `json:"plugin_id_list"`
 	WorkflowIDList   *cozeFlowList   `json:"workflow_id_list"`
 	Knowledge        *cozeKnowledge  `json:"knowledge"`
+	// SubAgents replaces the bot's sub-agents when present (Pergola's).
+	SubAgents *[]SubAgentDTO `json:"sub_agents"`
 }
 
 type cozePromptIn struct {
@@ -89,6 +91,13 @@ func (r *cozeBotRequest) apply(cfg *bot.Config, keepEmpty bool) error {
 		if err := r.Knowledge.apply(&cfg.Knowledge, !keepEmpty); err != nil {
 			return err
 		}
+	}
+	if r.SubAgents != nil {
+		subs, err := subAgentsToDomain(*r.SubAgents)
+		if err != nil {
+			return err
+		}
+		cfg.SubAgents = subs
 	}
 	return r.applyTools(cfg)
 }

@@ -31,6 +31,8 @@ type cozeBot struct {
 	Variables        []cozeVariable     `json:"variables"`
 	FolderID         string             `json:"folder_id"`
 	OwnerUserID      httpx.ID           `json:"owner_user_id"`
+	// SubAgents are Pergola's: the bots this one calls as tools.
+	SubAgents []cozeSubAgentOut `json:"sub_agents"`
 }
 
 type cozePromptOut struct {
@@ -78,6 +80,7 @@ func newCozeBot(b *bot.Bot, cfg *bot.Config, version int64, updated time.Time, m
 		SuggestReplyInfo: cozeSuggestOut{ReplyMode: "disable"},
 		Variables:        []cozeVariable{},
 		OwnerUserID:      httpx.ID(b.CreatorID),
+		SubAgents:        cozeSubAgents(cfg.SubAgents),
 	}
 	if s := cfg.SuggestReply; s.Enabled {
 		out.SuggestReplyInfo = cozeSuggestOut{ReplyMode: "enable"}

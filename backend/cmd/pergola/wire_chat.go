@@ -31,7 +31,8 @@ func newChat(db *sqlstore.DB, chats *sqlstore.ChatStore, log *slog.Logger, metri
 		Bots: bots, Conversations: conversations{convs}, Messages: db.Messages(), Chats: chats,
 		Models: models, ChatModels: chatModels{inner: provider.Factory{HTTPClient: modelHTTP}, shares: sh}, IDs: db.IDs(), Broadcaster: bus,
 		Tools: tools, Resumer: resumer, Published: bots, Files: files, Hooks: []chatapp.Hook{metricsHook, traceHook}, Log: log,
-		Knowledge: recall, Limits: textLimits(cfg), URLs: guard,
+		Knowledge: recall, Limits: textLimits(cfg), URLs: guard, Opener: db.Conversations(),
+		SubAgents: chatapp.SubAgentLimits{Depth: cfg.Chat.SubAgentDepth, TurnModelCalls: cfg.Chat.TurnModelCalls},
 	}), nil
 }
 
