@@ -3509,6 +3509,7 @@ export interface components {
             app_id?: components["schemas"]["ID"];
             /** @description Knowledge settings, as Coze's bot API takes them; answers give `dataset_ids` as strings and every field. */
             knowledge?: components["schemas"]["CozeBotKnowledge"];
+            sub_agents?: components["schemas"]["BotSubAgent"][];
         };
         /**
          * @description Where to publish: "1024" (the API: /v3/chat and /v1/chat/completions), "999" (the chat SDK; recorded, served by the web channel later) and ids of the bot's channels (see /api/bots/{id}/channels) that are not disabled; absent or empty means ["1024"]. Duplicates are dropped. Each connector serves the version last published to it: a bot not published to "1024" is refused on the API with 403. An unknown id, a channel of another bot or a disabled channel is 400 naming it.
@@ -3562,6 +3563,14 @@ export interface components {
              * @enum {string}
              */
             response_format?: "text" | "json";
+        };
+        /** @description Another bot of the workspace that this bot calls as a tool (named from the sub-bot's name, unique among the bot's tools, with one `task` parameter). Calling it runs the sub-bot's version published to the API (its prompt, model, tools, knowledge and variables, for the same end user) as a chat of its own in a new conversation linked to the caller's; its final answer is the tool's result. Its tool calls and results stream to the caller's client as messages whose `bot_id` is the sub-bot's. A sub-bot not published is reported to the model. Saving refuses a bot of another workspace, the bot itself and a cycle (400 naming it, e.g. "bot 1 → bot 2 → bot 1"); at run time sub-agents nest at most PERGOLA_SUBAGENT_DEPTH deep (default 3) and a turn makes at most PERGOLA_TURN_MODEL_CALLS model calls across all its agents (default 50), past which it fails saying so. */
+        BotSubAgent: {
+            bot_id: components["schemas"]["ID"];
+            /** @description What the sub-agent does; the model reads it as the tool's description. */
+            description: string;
+            /** @description End the caller's turn with the sub-agent's answer as the answer, without another model call. */
+            return_directly?: boolean;
         };
         BotSummary: {
             id: components["schemas"]["ID"];
@@ -4024,6 +4033,8 @@ export interface components {
             };
         };
         CozeBot: {
+            /** @description Pergola's; the bots this one calls as tools. */
+            sub_agents?: components["schemas"]["BotSubAgent"][];
             bot_id: components["schemas"]["ID"];
             name: string;
             description: string;
@@ -4113,6 +4124,8 @@ export interface components {
         /** @description The Coze bot fields create and update take; all optional here. */
         CozeBotFields: {
             knowledge?: components["schemas"]["CozeBotKnowledge"];
+            /** @description Pergola's; replaces the bot's sub-agents when present. */
+            sub_agents?: components["schemas"]["BotSubAgent"][];
             name?: string;
             description?: string;
             /** @description Accepted and ignored. */
