@@ -185,12 +185,12 @@ func (m *memStore) UpdateChat(_ context.Context, _, id int64, fn func(*conversat
 	return &c, nil
 }
 
-func (m *memStore) LatestChat(_ context.Context, _ int64) (*conversation.Chat, error) {
+func (m *memStore) LatestChat(_ context.Context, conv int64) (*conversation.Chat, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var latest *conversation.Chat
 	for id := range m.chats {
-		if c := m.chats[id]; latest == nil || c.ID > latest.ID {
+		if c := m.chats[id]; c.ConversationID == conv && (latest == nil || c.ID > latest.ID) {
 			latest = &c
 		}
 	}

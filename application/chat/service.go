@@ -74,7 +74,9 @@ func New(d Deps) *Service {
 	if d.AgentCacheSize <= 0 {
 		d.AgentCacheSize = 512
 	}
-	return &Service{d: d, agents: newAgentCache(d.AgentCacheSize), running: map[int64]context.CancelFunc{}}
+	s := &Service{d: d, agents: newAgentCache(d.AgentCacheSize), running: map[int64]context.CancelFunc{}}
+	s.d.Resumer = subAgentResumer{s: s, inner: d.Resumer} // sub-agents' questions, then the tools'
+	return s
 }
 
 // Close waits until the runs started in the background have finished or

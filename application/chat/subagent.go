@@ -65,7 +65,10 @@ func (t subAgentTool) Info(context.Context) (*schema.ToolInfo, error) {
 }
 
 // InvokableRun runs the sub-agent. What the model should know (no task,
-// a sub-bot not published, a limit reached) comes back as the result.
+// a sub-bot not published, a limit reached) comes back as the result. A
+// question the sub-agent asks the end user ends the caller's turn with
+// that question; the end user's next message answers it (see
+// subAgentResumer).
 func (t subAgentTool) InvokableRun(ctx context.Context, args string, _ ...tool.Option) (string, error) {
 	var in struct {
 		Task string `json:"task"`
@@ -73,18 +76,20 @@ func (t subAgentTool) InvokableRun(ctx context.Context, args string, _ ...tool.O
 	if err := json.Unmarshal([]byte(args), &in); err != nil || strings.TrimSpace(in.Task) == "" {
 		return `error: arguments must be {"task":"..."} with the task for ` + t.botName, nil
 	}
-	answer, ok, err := t.s.runSubAgent(ctx, t, in.Task)
-	if err != nil || !ok {
-		return answer, err
+	out, err := t.s.runSub(ctx, subRun{ref: t.ref, botName: t.botName, text: in.Task})
+	if err != nil {
+		return "", err
 	}
-	if t.ref.ReturnDirectly {
-		if out, found := OutputFrom(ctx); found {
-			if err := out.AnswerDirectly(); err != nil {
-				return "", err
-			}
-		}
+	o, inChat := OutputFrom(ctx)
+	switch {
+	case !inChat:
+	case out.question != nil:
+		o.AnswerDelta(out.text)
+		return out.question.payload(), o.AnswerDirectly()
+	case out.answered && t.ref.ReturnDirectly:
+		return out.text, o.AnswerDirectly()
 	}
-	return answer, nil
+	return out.text, nil
 }
 
 // subAgentTools makes one tool per sub-agent of cfg, each named from its
