@@ -9,7 +9,8 @@ import (
 // streamed, with the sub-agents' tool calls in its stream under their own
 // bot_id, and through /v1/chat/completions; usage counts each bot's
 // chats; a cycle is refused when saved; a sub-agent that calls one deeper
-// than PERGOLA_SUBAGENT_DEPTH is told so. On SQLite and on MariaDB with
+// than PERGOLA_SUBAGENT_DEPTH is told so; a sub-agent's workflow question
+// reaches the end user and their answer resumes it. On SQLite and on MariaDB with
 // Redis.
 func TestSubAgents(t *testing.T) {
 	for _, b := range backends() {
@@ -21,9 +22,12 @@ func TestSubAgents(t *testing.T) {
 			writer := c.bot(t, map[string]any{"name": "Writer", "prompt": "You write.", "model": model})
 			middle := c.bot(t, map[string]any{"name": "Middle", "prompt": "You pass work on.", "model": model,
 				"sub_agents": []map[string]any{{"bot_id": writer, "description": "writes text"}}})
+			wf := c.workflow(t, "pick_size", "Orders an item in a size the user picks.", pickSizeFlow, true)
+			shop := c.bot(t, map[string]any{"name": "Shop", "model": model, "workflows": []map[string]any{{"workflow_id": wf}}})
 			planner := c.bot(t, map[string]any{"name": "Planner", "prompt": "You delegate.", "model": model,
 				"sub_agents": []map[string]any{{"bot_id": researcher, "description": "finds facts"},
-					{"bot_id": writer, "description": "writes text"}, {"bot_id": middle, "description": "passes work on"}}})
+					{"bot_id": writer, "description": "writes text"}, {"bot_id": middle, "description": "passes work on"},
+					{"bot_id": shop, "description": "orders things"}}})
 
 			ask := `#call researcher {"task":"#call setKeywordMemory {\"data\":[{\"keyword\":\"city\",\"value\":\"Paris\"}]}"} ` +
 				`#call writer {"task":"a haiku"}`
@@ -48,9 +52,41 @@ func TestSubAgents(t *testing.T) {
 				"sub_agents": []map[string]any{{"bot_id": planner, "description": "plans"}}}).
 				fails(t, 400, 4000, "sub-agents form a cycle: bot "+researcher+" → bot "+planner+" → bot "+researcher)
 
+			subAgentsQuestion(t, c, planner)
+
 			deep := `#call middle {"task":"#call writer {\"task\":\"deep\"}"}`
 			subAgentsStream(t, c, planner, middle, deep, "tool said: tool said: error: sub-agents may call sub-agents only 1 deep; answer without Writer")
 		})
+	}
+}
+
+// subAgentsQuestion: the Shop sub-agent's workflow asks the end user a
+// question, which is the planner's answer; the end user's next message in
+// the planner's conversation answers the workflow, and the planner goes on
+// with Shop's answer.
+func subAgentsQuestion(t *testing.T, c *chatSetup, planner string) {
+	t.Helper()
+	turn := func(conv, text string) (string, string) {
+		path := "/v3/chat"
+		if conv != "" {
+			path += "?conversation_id=" + conv
+		}
+		events := c.s.stream(t, path, bootstrapToken, map[string]any{"bot_id": planner, "user_id": "u1", "stream": true,
+			"additional_messages": userMessage(text)})
+		deltas, _ := chatParts(t, events)
+		done := events[len(events)-2].obj(t)
+		if str(done, "status") != "completed" {
+			t.Fatalf("turn %q ended %v", text, done)
+		}
+		return str(done, "conversation_id"), joined(deltas)
+	}
+	conv, asked := turn("", `#call shop {"task":"#call pick_size {\"item\":\"shirt\"}"}`)
+	if !strings.Contains(asked, "Pick a size for your shirt") {
+		t.Fatalf("the planner asked %q, want Shop's question", asked)
+	}
+	_, answer := turn(conv, "2")
+	if !strings.HasPrefix(answer, "tool said: ") || !strings.Contains(answer, `\"size\":\"M\"`) {
+		t.Fatalf("after the answer the planner said %q", answer)
 	}
 }
 
