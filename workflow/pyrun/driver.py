@@ -2,8 +2,11 @@
 # limits, waits for one job on stdin (a JSON object: op "run" with code and
 # params, or op "check" with code), runs it and writes one JSON answer to
 # stdout, then exits. The job's code cannot lift what was set before it.
-import asyncio, collections, os, datetime, decimal, functools, hashlib, io, itertools, json, math, random, re
-import resource, string, sys, time, typing, uuid, base64, statistics, traceback
+# It imports only what every run needs: an interpreter's start is what
+# bounds how many runs a second a core serves, and the standard library a
+# run's code imports costs that run alone (asyncio only for an async main
+# that awaits).
+import io, json, os, resource, sys, types
 
 
 def seccomp(filter_hex):
@@ -93,10 +96,27 @@ def answer(out, obj):
 def line_of(exc):
     if isinstance(exc, SyntaxError):
         return exc.lineno or 0
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename == "<code>":
-            return frame.lineno
-    return 0
+    line, tb = 0, exc.__traceback__  # no traceback module: it may not import when memory ran out
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<code>":
+            line = tb.tb_lineno  # the innermost frame of the code wins
+        tb = tb.tb_next
+    return line
+
+
+def finish(coro, source):
+    """The result of an async main. One whose code never awaits cannot
+    suspend: it runs to its end without an event loop (asyncio, the most
+    costly import, stays unloaded); other code gets asyncio.run."""
+    if "await" in source or "async for" in source or "async with" in source:
+        import asyncio
+        return asyncio.run(coro)
+    try:
+        coro.send(None)
+    except StopIteration as done:
+        return done.value
+    coro.close()
+    raise RuntimeError("main suspended without an await in its code; write the await in main's code")
 
 
 def run(job, out, logs):
@@ -113,8 +133,8 @@ def run(job, out, logs):
         return answer(out, {"error": "the code defines no function main(args)", "line": 0})
     try:
         result = main(Args(job.get("params") or {}))
-        if asyncio.iscoroutine(result):
-            result = asyncio.run(result)
+        if isinstance(result, types.CoroutineType):
+            result = finish(result, job["code"])
     except BaseException as e:
         return answer(out, {"error": "%s: %s" % (type(e).__name__, e), "line": line_of(e), "logs": logs.getvalue()})
     answer(out, {"result": result, "logs": logs.getvalue()})
