@@ -35,7 +35,8 @@ type Limits struct {
 	// share cannot take.
 	Warm int
 	// WarmMax is how many wait at most when demand is high (default
-	// Parallel, at least Warm): as many as runs took in the last second.
+	// Parallel, at most 64; at least Warm): as many as runs took in the
+	// last second.
 	WarmMax int
 	// WarmIdle is how long one above demand may wait before it is ended
 	// (default 30s).
@@ -69,7 +70,7 @@ func (l Limits) withDefaults() Limits {
 		l.Parallel = runtime.GOMAXPROCS(0)
 	}
 	if l.WarmMax <= 0 {
-		l.WarmMax = l.Parallel
+		l.WarmMax = min(l.Parallel, 64) // each waiting interpreter holds some 10 MB
 	}
 	l.WarmMax = max(l.WarmMax, l.Warm)
 	if l.WarmIdle <= 0 {
