@@ -29,6 +29,7 @@ type pool struct {
 
 	mu       sync.Mutex
 	idle     []idleWorker // oldest first; runs take the newest
+	waiting  []*waiter    // runs that found none they may take, oldest first
 	starting int          // sandboxes being started for the pool
 	running  map[int64]int
 	demand   demand
@@ -87,9 +88,10 @@ func (p *pool) target(now time.Time) int {
 	return min(max(p.demand.count(now), p.lim.Warm), p.lim.WarmMax)
 }
 
-// takeIdle returns the newest warm sandbox tenant may take, or nil: the
-// run then starts one itself. tenant's run is already counted running.
-func (p *pool) takeIdle(tenant int64, now time.Time) (w *worker, dead int) {
+// takeIdle returns the newest warm sandbox tenant may take, or else a
+// waiter, registered, that the run waits on. tenant's run is already
+// counted running.
+func (p *pool) takeIdle(tenant int64, now time.Time) (w *worker, wt *waiter, dead int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.demand.note(now)
@@ -101,12 +103,14 @@ func (p *pool) takeIdle(tenant int64, now time.Time) (w *worker, dead int) {
 		last := p.idle[len(p.idle)-1]
 		p.idle = p.idle[:len(p.idle)-1]
 		if last.w.alive() {
-			return last.w, dead
+			return last.w, nil, dead
 		}
 		dead++
 		go last.w.kill()
 	}
-	return nil, dead
+	wt = &waiter{mayReserve: mayReserve, got: make(chan started, 1)}
+	p.waiting = append(p.waiting, wt)
+	return nil, wt, dead
 }
 
 // toStart reserves and returns how many sandboxes the pool should start
@@ -123,10 +127,11 @@ func (p *pool) toStart(now time.Time) int {
 	return n
 }
 
-// take returns a warm worker tenant may take, or starts one, and refills
-// the pool in the background.
+// take returns a warm worker tenant may take, or else starts one and
+// takes whichever comes first, that one or one the pool was starting;
+// and refills the pool in the background.
 func (r *Runner) take(tenant int64) (*worker, error) {
-	w, dead := r.pool.takeIdle(tenant, time.Now())
+	w, wt, dead := r.pool.takeIdle(tenant, time.Now())
 	for range dead {
 		r.log.Warn("a warm Python sandbox had died; starting another")
 	}
@@ -134,7 +139,9 @@ func (r *Runner) take(tenant int64) (*worker, error) {
 	if w != nil {
 		return w, nil
 	}
-	return r.start()
+	go r.startFor(wt)
+	got := <-wt.got
+	return got.w, got.err
 }
 
 // refill starts the sandboxes the pool lacks, each in the background.
@@ -165,7 +172,7 @@ func (r *Runner) startWarm() {
 		go w.kill()
 		return
 	}
-	p.idle = append(p.idle, idleWorker{w: w, since: time.Now()})
+	p.place(w, time.Now())
 	p.mu.Unlock()
 	r.refill()
 }

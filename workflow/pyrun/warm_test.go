@@ -41,7 +41,22 @@ func TestWarmPoolFollowsDemand(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	busy := make(chan struct{})
+	go func() { // the demand goes on however slowly this machine starts sandboxes
+		for {
+			select {
+			case <-busy:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			r.pool.mu.Lock()
+			r.pool.demand.note(time.Now())
+			r.pool.mu.Unlock()
+			r.refill()
+		}
+	}()
 	waitWarm(t, r, 4)
+	close(busy)
 	r.pool.mu.Lock()
 	grown := append([]idleWorker(nil), r.pool.idle...)
 	r.pool.mu.Unlock()
@@ -50,15 +65,21 @@ func TestWarmPoolFollowsDemand(t *testing.T) {
 	if o := over.Load(); o != nil {
 		t.Fatalf("the pool held %v (warm, starting): more than WarmMax 4 or Starting 2", o)
 	}
-	ended := 0
-	for _, iw := range grown {
-		if !iw.w.alive() {
-			ended++
+	for deadline := time.Now().Add(5 * time.Second); ended(grown) != 3; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) { // the pool ends them after taking them out
+			t.Fatalf("%d of the 4 warm sandboxes ended after the burst, want 3", ended(grown))
 		}
 	}
-	if ended != 3 {
-		t.Fatalf("%d of the 4 warm sandboxes ended after the burst, want 3", ended)
+}
+
+func ended(ws []idleWorker) int {
+	n := 0
+	for _, iw := range ws {
+		if !iw.w.alive() {
+			n++
+		}
 	}
+	return n
 }
 
 // waitIdle waits until the pool holds exactly n warm sandboxes.
@@ -159,19 +180,37 @@ func TestReserveRule(t *testing.T) {
 	defer p.enter(1)() // workspace 1 runs its share of 2 (this run included)
 	defer p.enter(2)() // workspace 2 runs one
 	now := time.Now()
-	if w, _ := p.takeIdle(1, now); w == nil {
+	if w, _, _ := p.takeIdle(1, now); w == nil {
 		t.Fatal("the workspace at its share did not get the sandbox above the reserve")
 	}
-	if w, _ := p.takeIdle(1, now); w != nil || len(p.idle) != 2 {
+	w, atShare, _ := p.takeIdle(1, now)
+	if w != nil || atShare == nil || len(p.idle) != 2 {
 		t.Fatalf("the workspace at its share took from the reserve (%d left)", len(p.idle))
 	}
 	for range 2 {
-		if w, _ := p.takeIdle(2, now); w == nil {
+		if w, _, _ := p.takeIdle(2, now); w == nil {
 			t.Fatal("the workspace below its share did not get the reserve")
 		}
 	}
+	// The pool's next sandboxes, with the reserve empty: the first goes to
+	// a run of a workspace below its share that waits, though it came
+	// later; then the reserve fills before the one at its share gets any.
+	_, below, _ := p.takeIdle(2, now)
+	p.place(fake().w, now)
+	if len(below.got) != 1 || len(atShare.got) != 0 {
+		t.Fatal("the sandbox the pool started did not go to the workspace below its share")
+	}
+	p.place(fake().w, now)
+	p.place(fake().w, now)
+	if len(p.idle) != 2 || len(atShare.got) != 0 {
+		t.Fatalf("with %d warm the workspace at its share got one of the reserve", len(p.idle))
+	}
+	p.place(fake().w, now)
+	if len(p.idle) != 2 || len(atShare.got) != 1 {
+		t.Fatal("above the reserve the workspace at its share got none")
+	}
 	if got := p.target(now); got != 4 {
-		t.Fatalf("after 4 takes within a second the pool keeps %d warm, want WarmMax 4", got)
+		t.Fatalf("after 5 takes within a second the pool keeps %d warm, want WarmMax 4", got)
 	}
 	if got := p.target(now.Add(1100 * time.Millisecond)); got != 2 {
 		t.Fatalf("a second later it keeps %d, want Warm 2", got)
