@@ -5,8 +5,26 @@
 # It imports only what every run needs: an interpreter's start is what
 # bounds how many runs a second a core serves, and the standard library a
 # run's code imports costs that run alone (asyncio only for an async main
-# that awaits).
-import io, json, os, resource, sys, types
+# that awaits). JSON goes through json's C part: the json package imports
+# re, which doubles the cost of a start.
+import _json, io, os, resource, sys, types
+
+
+class _Decoding:
+    """What json's C scanner reads off its decoder: json.loads' defaults."""
+    strict, object_hook, object_pairs_hook, parse_float, parse_int, parse_constant, memo = \
+        True, None, None, float, int, None, {}
+
+
+def loads(line):
+    return _json.make_scanner(_Decoding)(line.strip(), 0)[0]
+
+
+def dumps(obj):
+    """json.dumps(obj, ensure_ascii=False, default=str, allow_nan=False),
+    compact."""
+    encode = _json.make_encoder({}, str, _json.encode_basestring, None, ":", ",", False, False, False)
+    return "".join(encode(obj, 0))
 
 
 def seccomp(filter_hex):
@@ -86,9 +104,9 @@ class Args:
 
 def answer(out, obj):
     try:  # one line: JSON escapes newlines; NaN and infinities are not JSON
-        text = json.dumps(obj, ensure_ascii=False, default=str, allow_nan=False)
-    except (ValueError, RecursionError) as e:
-        text = json.dumps({"error": "main returned a value JSON cannot hold: %s" % e, "logs": obj.get("logs", "")})
+        text = dumps(obj)
+    except (ValueError, TypeError, RecursionError) as e:
+        text = dumps({"error": "main returned a value JSON cannot hold: %s" % e, "logs": obj.get("logs", "")})
     out.write(text + "\n")
     out.flush()
 
@@ -149,7 +167,7 @@ def main():
         sys.addaudithook(audit)
     out.write("R")  # ready
     out.flush()
-    job = json.loads(sys.stdin.readline())
+    job = loads(sys.stdin.readline())
     logs = Logs()
     sys.stdout = sys.stderr = logs
     sys.stdin = io.StringIO()
