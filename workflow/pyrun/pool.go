@@ -22,7 +22,9 @@ var ErrBusy = errors.New("too many Python code nodes were running at once; this 
 // sandboxes are a reserve for workspaces running fewer sandboxes than their
 // share (Limits.PerTenant): a workspace that holds its whole share cannot
 // take them, so its endless runs cannot leave another workspace a cold
-// start.
+// start. A run that finds none it may take starts its own and takes
+// whichever is ready first, its own or one the pool was starting
+// (handoff.go).
 type pool struct {
 	lim   Limits
 	slots chan struct{} // one per running sandbox
