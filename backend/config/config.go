@@ -44,7 +44,8 @@ type Config struct {
 	CodeSandbox       string         `yaml:"code_sandbox"`      // where code nodes run: process (worker processes) or inprocess
 	Python            string         `yaml:"python"`            // the python3 of Python code nodes (default /usr/bin/python3)
 	Bwrap             string         `yaml:"bwrap"`             // the bubblewrap that sandboxes them (default: bwrap in PATH)
-	PythonWarm        int            `yaml:"python_warm"`       // started Python sandboxes waiting for a run (0: 2); each run takes one, the pool refills
+	PythonWarm        int            `yaml:"python_warm"`       // started Python sandboxes waiting for a run, at least (0: 2); each run takes one, the pool refills ahead of demand
+	PythonWarmMax     int            `yaml:"python_warm_max"`   // at most, when demand is high (0: CodeWorkers, at most 64)
 	PublicURL         string         `yaml:"public_url"`        // the base URL platforms reach this server at, for channel webhook URLs; empty: each request's own
 	ChannelWorkers    int            `yaml:"channel_workers"`   // channel events this process answers at once; 0: it only receives them (others answer)
 	PprofAddr         string         `yaml:"pprof_addr"`        // loopback host:port of an opt-in /debug/pprof listener (pprof.go); empty: none
@@ -151,7 +152,7 @@ func applyEnv(cfg *Config, env Lookup) error {
 	ints := map[string]*int{"PERGOLA_MAX_BODY_BYTES": &cfg.MaxBodyBytes, "PERGOLA_RATE_LIMIT": &cfg.RateLimit,
 		"PERGOLA_REDIS_DB": &cfg.RedisDB, "PERGOLA_QUEUE_MAX_BACKLOG": &cfg.QueueMaxBacklog,
 		"PERGOLA_CODE_PARALLEL": &cfg.CodeParallel, "PERGOLA_CHANNEL_WORKERS": &cfg.ChannelWorkers,
-		"PERGOLA_PYTHON_WARM": &cfg.PythonWarm}
+		"PERGOLA_PYTHON_WARM": &cfg.PythonWarm, "PERGOLA_PYTHON_WARM_MAX": &cfg.PythonWarmMax}
 	for key, dst := range ints {
 		if v, ok := env(key); ok {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
@@ -250,6 +251,9 @@ func (c Config) Validate() error {
 	}
 	if c.PythonWarm < 0 || c.PythonWarm > 64 {
 		return fmt.Errorf("PERGOLA_PYTHON_WARM: must be 0 (2) or a number of waiting Python sandboxes up to 64, got %d", c.PythonWarm)
+	}
+	if least := max(c.PythonWarm, 2); c.PythonWarmMax != 0 && (c.PythonWarmMax < least || c.PythonWarmMax > 64) {
+		return fmt.Errorf("PERGOLA_PYTHON_WARM_MAX: must be 0 (the code workers, at most 64) or a number of waiting Python sandboxes from PERGOLA_PYTHON_WARM (%d) up to 64, got %d", least, c.PythonWarmMax)
 	}
 	if c.CodeSandbox != "process" && c.CodeSandbox != "inprocess" {
 		return fmt.Errorf("PERGOLA_CODE_SANDBOX: must be process (code nodes in worker processes with a hard memory limit each) or inprocess, got %q", c.CodeSandbox)

@@ -55,6 +55,7 @@ func TestBadSettingsNameTheSetting(t *testing.T) {
 		"PERGOLA_MODEL_PARALLEL":   {"PERGOLA_MODEL_PARALLEL": "-1"},
 		"PERGOLA_MODEL_WAIT":       {"PERGOLA_MODEL_WAIT": "soon"},
 		"PERGOLA_CODE_NICE":        {"PERGOLA_CODE_NICE": "20"},
+		"PERGOLA_PYTHON_WARM_MAX":  {"PERGOLA_PYTHON_WARM": "4", "PERGOLA_PYTHON_WARM_MAX": "3"},
 	}
 	for setting, env := range cases {
 		t.Run(setting, func(t *testing.T) {

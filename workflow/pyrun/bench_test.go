@@ -20,7 +20,7 @@ func BenchmarkPythonNode(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		for len(r.pool.warm) == 0 { // runs arrive slower than sandboxes start: one waits, warm
+		for r.pool.idleCount() == 0 { // runs arrive slower than sandboxes start: one waits, warm
 			time.Sleep(5 * time.Millisecond)
 		}
 		b.StartTimer()

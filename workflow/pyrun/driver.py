@@ -2,8 +2,29 @@
 # limits, waits for one job on stdin (a JSON object: op "run" with code and
 # params, or op "check" with code), runs it and writes one JSON answer to
 # stdout, then exits. The job's code cannot lift what was set before it.
-import asyncio, collections, os, datetime, decimal, functools, hashlib, io, itertools, json, math, random, re
-import resource, string, sys, time, typing, uuid, base64, statistics, traceback
+# It imports only what every run needs: an interpreter's start is what
+# bounds how many runs a second a core serves, and the standard library a
+# run's code imports costs that run alone (asyncio only for an async main
+# that awaits). JSON goes through json's C part: the json package imports
+# re, which doubles the cost of a start.
+import _json, io, os, resource, sys, types
+
+
+class _Decoding:
+    """What json's C scanner reads off its decoder: json.loads' defaults."""
+    strict, object_hook, object_pairs_hook, parse_float, parse_int, parse_constant, memo = \
+        True, None, None, float, int, None, {}
+
+
+def loads(line):
+    return _json.make_scanner(_Decoding)(line.strip(), 0)[0]
+
+
+def dumps(obj):
+    """json.dumps(obj, ensure_ascii=False, default=str, allow_nan=False),
+    compact."""
+    encode = _json.make_encoder({}, str, _json.encode_basestring, None, ":", ",", False, False, False)
+    return "".join(encode(obj, 0))
 
 
 def seccomp(filter_hex):
@@ -83,9 +104,9 @@ class Args:
 
 def answer(out, obj):
     try:  # one line: JSON escapes newlines; NaN and infinities are not JSON
-        text = json.dumps(obj, ensure_ascii=False, default=str, allow_nan=False)
-    except (ValueError, RecursionError) as e:
-        text = json.dumps({"error": "main returned a value JSON cannot hold: %s" % e, "logs": obj.get("logs", "")})
+        text = dumps(obj)
+    except (ValueError, TypeError, RecursionError) as e:
+        text = dumps({"error": "main returned a value JSON cannot hold: %s" % e, "logs": obj.get("logs", "")})
     out.write(text + "\n")
     out.flush()
 
@@ -93,10 +114,27 @@ def answer(out, obj):
 def line_of(exc):
     if isinstance(exc, SyntaxError):
         return exc.lineno or 0
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename == "<code>":
-            return frame.lineno
-    return 0
+    line, tb = 0, exc.__traceback__  # no traceback module: it may not import when memory ran out
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<code>":
+            line = tb.tb_lineno  # the innermost frame of the code wins
+        tb = tb.tb_next
+    return line
+
+
+def finish(coro, source):
+    """The result of an async main. One whose code never awaits cannot
+    suspend: it runs to its end without an event loop (asyncio, the most
+    costly import, stays unloaded); other code gets asyncio.run."""
+    if "await" in source or "async for" in source or "async with" in source:
+        import asyncio
+        return asyncio.run(coro)
+    try:
+        coro.send(None)
+    except StopIteration as done:
+        return done.value
+    coro.close()
+    raise RuntimeError("main suspended without an await in its code; write the await in main's code")
 
 
 def run(job, out, logs):
@@ -113,8 +151,8 @@ def run(job, out, logs):
         return answer(out, {"error": "the code defines no function main(args)", "line": 0})
     try:
         result = main(Args(job.get("params") or {}))
-        if asyncio.iscoroutine(result):
-            result = asyncio.run(result)
+        if isinstance(result, types.CoroutineType):
+            result = finish(result, job["code"])
     except BaseException as e:
         return answer(out, {"error": "%s: %s" % (type(e).__name__, e), "line": line_of(e), "logs": logs.getvalue()})
     answer(out, {"result": result, "logs": logs.getvalue()})
@@ -129,7 +167,7 @@ def main():
         sys.addaudithook(audit)
     out.write("R")  # ready
     out.flush()
-    job = json.loads(sys.stdin.readline())
+    job = loads(sys.stdin.readline())
     logs = Logs()
     sys.stdout = sys.stderr = logs
     sys.stdin = io.StringIO()

@@ -48,9 +48,9 @@ func TestPoolRefillsAndNothingLeaks(t *testing.T) {
 
 func waitWarm(t *testing.T, r *Runner, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); len(r.pool.warm) < n; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); r.pool.idleCount() < n; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the pool holds %d warm sandboxes, want %d", len(r.pool.warm), n)
+			t.Fatalf("the pool holds %d warm sandboxes, want %d", r.pool.idleCount(), n)
 		}
 	}
 }
@@ -65,11 +65,12 @@ func TestKilledSandboxesDoNotBreakThePool(t *testing.T) {
 		t.Fatalf("the killed run: %v", err)
 	}
 	waitWarm(t, r, 2)
-	for range 2 { // kill the warm ones from outside
-		w := <-r.pool.warm
-		_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
-		<-w.exited
-		r.pool.warm <- w
+	r.pool.mu.Lock()
+	idle := append([]idleWorker(nil), r.pool.idle...)
+	r.pool.mu.Unlock()
+	for _, iw := range idle { // kill the warm ones from outside
+		_ = syscall.Kill(-iw.w.cmd.Process.Pid, syscall.SIGKILL)
+		<-iw.w.exited
 	}
 	res, err := r.Run(context.Background(), "def main(args):\n    return {'ok': True}\n", nil, 0)
 	if got := fmtResult(res, err); got != `{"ok":true} ` {

@@ -9,6 +9,7 @@
 package pyrun
 
 import (
+	"context"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -29,11 +30,27 @@ type Limits struct {
 	Timeout time.Duration // wall time (default 10s)
 	Memory  int64         // bytes of address space (default 512 MiB)
 	Output  int64         // bytes of answer and printed text (default 1 MiB)
-	// Warm is how many interpreters wait, started (default 2).
+	// Warm is how many interpreters wait, started, at least (default 2);
+	// they are also the reserve that workspaces holding their whole
+	// share cannot take.
 	Warm int
+	// WarmMax is how many wait at most when demand is high (default
+	// Parallel, at most 64; at least Warm): as many as runs took in the
+	// last second.
+	WarmMax int
+	// WarmIdle is how long one above demand may wait before it is ended
+	// (default 30s).
+	WarmIdle time.Duration
+	// Starting is how many the pool starts at once (default GOMAXPROCS,
+	// at least 2): each start is a burst of CPU.
+	Starting int
 	// Parallel is how many sandboxes run at once (default GOMAXPROCS);
 	// the other runs wait their turn, at most their time limit.
 	Parallel int
+	// PerTenant is how many of them one workspace may run at once, as its
+	// fair share allows (default Parallel): a workspace running that many
+	// cannot take the pool's reserve.
+	PerTenant int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -52,6 +69,19 @@ func (l Limits) withDefaults() Limits {
 	if l.Parallel <= 0 {
 		l.Parallel = runtime.GOMAXPROCS(0)
 	}
+	if l.WarmMax <= 0 {
+		l.WarmMax = min(l.Parallel, 64) // each waiting interpreter holds some 10 MB
+	}
+	l.WarmMax = max(l.WarmMax, l.Warm)
+	if l.WarmIdle <= 0 {
+		l.WarmIdle = 30 * time.Second
+	}
+	if l.Starting <= 0 {
+		l.Starting = max(runtime.GOMAXPROCS(0), 2)
+	}
+	if l.PerTenant <= 0 || l.PerTenant > l.Parallel {
+		l.PerTenant = l.Parallel
+	}
 	return l
 }
 
@@ -61,6 +91,9 @@ type Config struct {
 	Python, Bwrap string
 	Limits        Limits
 	Log           *slog.Logger // nil: slog.Default()
+	// Tenant names the workspace a run's context belongs to, for the
+	// pool's reserve (nil: every run is of one workspace).
+	Tenant func(context.Context) int64
 }
 
 // Errors of a run.
@@ -91,15 +124,19 @@ type Runner struct {
 	pool          *pool
 	checked       *checks
 	log           *slog.Logger
+	tenant        func(context.Context) int64
 	noAudit       bool // tests: the kernel's limits alone, without the Python audit hook
 }
 
 // New returns a runner, or ErrUnavailable when python3 or bwrap cannot be
 // found. A machine that cannot start the sandbox fails each run saying so.
 func New(cfg Config) (*Runner, error) {
-	r := &Runner{lim: cfg.Limits.withDefaults(), log: cfg.Log}
+	r := &Runner{lim: cfg.Limits.withDefaults(), log: cfg.Log, tenant: cfg.Tenant}
 	if r.log == nil {
 		r.log = slog.Default()
+	}
+	if r.tenant == nil {
+		r.tenant = func(context.Context) int64 { return 0 }
 	}
 	var err error
 	if r.python, err = look(cfg.Python, "/usr/bin/python3"); err != nil {
@@ -119,6 +156,7 @@ func New(cfg Config) (*Runner, error) {
 	}
 	r.pool = newPool(r.lim)
 	r.checked = &checks{max: 1024, m: map[[32]byte]error{}}
+	go r.reap()
 	return r, nil // the first run starts the first sandboxes: the server's start-up does not wait for them
 }
 

@@ -97,3 +97,22 @@ func TestUnavailable(t *testing.T) {
 		}
 	}
 }
+
+// TestAsyncMainWithoutAwait: an async main whose code never awaits runs
+// without asyncio; one that awaits gets its event loop; one that hides
+// its await from the source fails saying what to write.
+func TestAsyncMainWithoutAwait(t *testing.T) {
+	r := newRunner(t, Limits{})
+	cases := map[string]string{
+		"import sys\nasync def main(args):\n    return {'asyncio': 'asyncio' in sys.modules}\n":                `{"asyncio":false} `,
+		"import asyncio\nasync def main(args):\n    await asyncio.sleep(0.01)\n    return {'slept': True}\n":   `{"slept":true} `,
+		"async def main(args):\n    raise ValueError('no')\n":                                                  "error: line 2: ValueError: no",
+		"import asyncio\nexec('async def main(args):\\n    aw' + 'ait asyncio.sleep(0)\\n    return {}\\n')\n": "write the await in main's code",
+	}
+	for code, want := range cases {
+		res, err := r.Run(context.Background(), code, nil, 0)
+		if got := fmtResult(res, err); !strings.Contains(got, want) {
+			t.Errorf("%q: got %s, want %s", code, got, want)
+		}
+	}
+}

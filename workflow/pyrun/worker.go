@@ -101,7 +101,9 @@ func (r *Runner) do(ctx context.Context, job map[string]any, timeout time.Durati
 		return nil, err
 	}
 	defer r.pool.release()
-	w, err := r.take()
+	tenant := r.tenant(ctx)
+	defer r.pool.enter(tenant)()
+	w, err := r.take(tenant)
 	if err != nil {
 		return nil, fmt.Errorf("start a Python sandbox: %w", err)
 	}

@@ -37,14 +37,17 @@ func newCodeRunner(cfg config.Config, log *slog.Logger, sh *shares) (wf.CodeRunn
 }
 
 // newPythonRunner returns what runs Python code nodes: python3 in a
-// bubblewrap sandbox, PERGOLA_PYTHON_WARM of them started in advance and
-// PERGOLA_CODE_PARALLEL running at once, each workspace within its share;
+// bubblewrap sandbox, from PERGOLA_PYTHON_WARM to PERGOLA_PYTHON_WARM_MAX
+// of them started in advance as demand asks and PERGOLA_CODE_PARALLEL
+// running at once, each workspace within its share (and a workspace at
+// its share leaving the pool's reserve of PERGOLA_PYTHON_WARM to others);
 // or nil (Python nodes then fail validation saying how to enable them)
 // when the machine has not the programs. Its sandboxes end with this
 // process (bwrap --die-with-parent).
 func newPythonRunner(cfg config.Config, log *slog.Logger, sh *shares) wf.PythonRunner {
-	lim := pyrun.Limits{Warm: cfg.PythonWarm, Parallel: cfg.CodeWorkers()}
-	r, err := pyrun.New(pyrun.Config{Python: cfg.Python, Bwrap: cfg.Bwrap, Limits: lim, Log: log})
+	_, perWorkspace := sh.python.Slots()
+	lim := pyrun.Limits{Warm: cfg.PythonWarm, WarmMax: cfg.PythonWarmMax, Parallel: cfg.CodeWorkers(), PerTenant: perWorkspace}
+	r, err := pyrun.New(pyrun.Config{Python: cfg.Python, Bwrap: cfg.Bwrap, Limits: lim, Log: log, Tenant: workspaceOf})
 	if err != nil {
 		log.Info("Python code nodes are off", "reason", err.Error())
 		return nil
