@@ -47,6 +47,9 @@ type Deps struct {
 	// of a session another process opened; nil: a session is served only
 	// by the process that opened it.
 	Sessions SessionStore
+	// Bus, with Sessions, carries cancellations and ended sessions between
+	// the processes; nil: a process hears only the requests it serves.
+	Bus Bus
 	// PublicURL is the base URL clients reach the server at, for the
 	// resource metadata; empty: each request's own scheme and host.
 	PublicURL string
@@ -73,8 +76,35 @@ func handler(d Deps) app.HandlerFunc {
 		n = newNotifier(d.Tools, d.Log)
 		n.watch(context.Background(), d.Changes) // for the process's life, as the routes
 	}
+	var ss *sessions
+	if d.Sessions != nil {
+		ss = newSessions(d.Sessions, n, d.Bus, int64(max(d.MaxBodyBytes, 0)), d.Log)
+	}
+	streamable := newStreamable(d, n, ss)
+	// The SDK binds each session to TokenInfo.UserID: a session id sent
+	// with another token is refused, so a leaked id is useless alone.
+	bound := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(streamable)
+	serve := adaptor.HertzHandler(bound)
+	return func(ctx context.Context, c *app.RequestContext) {
+		serve(context.WithValue(ctx, principalKey{}, httpx.Caller(c)), c)
+	}
+}
+
+// newStreamable returns the SDK's streamable HTTP handler; with shared
+// sessions (ss not nil), wrapped so that every process serves every
+// session. The SDK's servers then record what sessions list in the shared
+// store, and the notifier watches the streams instead of the servers.
+func newStreamable(d Deps, n *notifier, ss *sessions) http.Handler {
 	version := buildVersion()
-	shared := newServer(d.Tools, d.Log, version, nil)
+	var shared *sdk.Server
+	newOwn := func() *sdk.Server { return newServer(d.Tools, d.Log, version, serverDeps{n: n}) }
+	if ss != nil {
+		across := serverDeps{seen: ss.seen, calls: ss.calls}
+		shared = newServer(d.Tools, d.Log, version, across)
+		newOwn = func() *sdk.Server { return newServer(d.Tools, d.Log, version, across) }
+	} else {
+		shared = newServer(d.Tools, d.Log, version, serverDeps{})
+	}
 	// Each session gets a server of its own, so that a list_changed
 	// notification reaches only the session whose list changed; a request
 	// of an existing session is served by its own server, and shared only
@@ -83,28 +113,24 @@ func handler(d Deps) app.HandlerFunc {
 		if r.Header.Get(sessionHeader) != "" {
 			return shared
 		}
-		srv := newServer(d.Tools, d.Log, version, n)
+		srv := newOwn()
 		if h, ok := r.Context().Value(holderKey{}).(*holder); ok {
 			h.server = srv
 		}
 		return srv
 	}
 	limit := int64(max(d.MaxBodyBytes, 0))
-	var streamable http.Handler = sdk.NewStreamableHTTPHandler(perSession, &sdk.StreamableHTTPOptions{
+	stateful := sdk.NewStreamableHTTPHandler(perSession, &sdk.StreamableHTTPOptions{
 		Logger: d.Log, SessionTimeout: sessionIdle, MaxRequestBodyBytes: limit,
 	})
-	if d.Sessions != nil {
-		streamable = &sessions{store: d.Sessions, stateful: streamable, local: map[string]heldSession{},
-			stateless: sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return shared },
-				&sdk.StreamableHTTPOptions{Stateless: true, Logger: d.Log, MaxRequestBodyBytes: limit})}
+	if ss == nil {
+		return stateful
 	}
-	// The SDK binds each session to TokenInfo.UserID: a session id sent
-	// with another token is refused, so a leaked id is useless alone.
-	bound := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(streamable)
-	serve := adaptor.HertzHandler(bound)
-	return func(ctx context.Context, c *app.RequestContext) {
-		serve(context.WithValue(ctx, principalKey{}, httpx.Caller(c)), c)
-	}
+	ss.stateful = stateful
+	ss.stateless = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return shared },
+		&sdk.StreamableHTTPOptions{Stateless: true, Logger: d.Log, MaxRequestBodyBytes: limit})
+	ss.listen(context.Background(), d.Log) // for the process's life, as the routes
+	return ss
 }
 
 func unavailable(ctx context.Context, c *app.RequestContext) {

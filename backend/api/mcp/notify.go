@@ -3,13 +3,12 @@ package mcp
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"log/slog"
 	"strings"
 	"sync"
 	"time"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/pergola-ai/pergola/application/mcpserver"
 	"github.com/pergola-ai/pergola/domain/identity"
@@ -33,23 +32,33 @@ const settle = 100 * time.Millisecond
 // notifications/prompts/list_changed to the sessions whose list is no
 // longer what they saw. A session is only told of its own lists, so no
 // session learns of a change in a workspace it does not reach.
+//
+// What it watches are the sessions that can hear it in this process: on
+// one process, the SDK's sessions it holds; across processes, the
+// sessions' streams open here (relay), whatever process opened them.
 type notifier struct {
-	svc  *mcpserver.Service
-	log  *slog.Logger
-	mu   sync.Mutex
-	seen map[*sdk.Server]*seenLists
-	wake chan struct{}
+	svc     *mcpserver.Service
+	log     *slog.Logger
+	mu      sync.Mutex
+	watched map[any]watched // by *sdk.Server or *relay
+	wake    chan struct{}
 }
 
-// seenLists is what one session (its own server) last listed.
-type seenLists struct {
-	caller  identity.Principal
-	tools   string // fingerprint; "" until listed
-	prompts string
+// watched is one session the notifier tells of its changes.
+type watched interface {
+	live() bool
+	caller() identity.Principal
+	// last returns the fingerprints of the tools and prompts the session
+	// last listed; "" for a list it never listed.
+	last(ctx context.Context) (tools, prompts string)
+	// saw records new fingerprints after the session was told.
+	saw(ctx context.Context, tools, prompts string)
+	toolsChanged()
+	promptsChanged()
 }
 
 func newNotifier(svc *mcpserver.Service, log *slog.Logger) *notifier {
-	return &notifier{svc: svc, log: log, seen: map[*sdk.Server]*seenLists{}, wake: make(chan struct{}, 1)}
+	return &notifier{svc: svc, log: log, watched: map[any]watched{}, wake: make(chan struct{}, 1)}
 }
 
 // watch starts listening to changes until ctx ends.
@@ -84,51 +93,64 @@ func (n *notifier) loop(ctx context.Context) {
 	}
 }
 
-// listed records what a session's list showed.
-func (n *notifier) listed(s *sdk.Server, p identity.Principal, tools, prompts any) {
+// add watches w under key until it is removed or no longer live.
+func (n *notifier) add(key any, w watched) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	seen := n.seen[s]
-	if seen == nil {
-		seen = &seenLists{}
-		n.seen[s] = seen
-	}
-	seen.caller = p
-	if tools != nil {
-		seen.tools = fingerprint(tools)
-	}
-	if prompts != nil {
-		seen.prompts = fingerprint(prompts)
-	}
+	n.watched[key] = w
 }
 
-// recheck lists again for every open session and notifies those whose
+func (n *notifier) remove(key any) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	delete(n.watched, key)
+}
+
+// recheck lists again for every watched session and notifies those whose
 // lists changed; it forgets the closed ones.
 func (n *notifier) recheck(ctx context.Context) {
 	n.mu.Lock()
-	servers := make(map[*sdk.Server]seenLists, len(n.seen))
-	for s, seen := range n.seen {
-		if !open(s) {
-			delete(n.seen, s)
+	all := make([]watched, 0, len(n.watched))
+	for k, w := range n.watched {
+		if !w.live() {
+			delete(n.watched, k)
 			continue
 		}
-		servers[s] = *seen
+		all = append(all, w)
 	}
 	n.mu.Unlock()
-	for s, seen := range servers {
-		tools, prompts, err := n.lists(ctx, seen.caller)
-		if err != nil {
-			n.log.DebugContext(ctx, "mcp: a session's lists could not be checked", "err", err)
-			continue
-		}
-		if seen.tools != "" && fingerprint(tools) != seen.tools {
-			nudgeTools(s)
-		}
-		if seen.prompts != "" && fingerprint(prompts) != seen.prompts {
-			nudgePrompts(s)
-		}
-		n.listed(s, seen.caller, tools, prompts)
+	for _, w := range all {
+		n.recheckOne(ctx, w)
 	}
+}
+
+func (n *notifier) recheckOne(ctx context.Context, w watched) {
+	lastTools, lastPrompts := w.last(ctx)
+	if lastTools == "" && lastPrompts == "" {
+		return // it listed nothing: nothing it saw can have changed
+	}
+	tools, prompts, err := n.lists(ctx, w.caller())
+	if err != nil {
+		n.log.DebugContext(ctx, "mcp: a session's lists could not be checked", "err", err)
+		return
+	}
+	nowTools, nowPrompts := lastTools, lastPrompts
+	if lastTools != "" {
+		nowTools = fingerprint(tools)
+	}
+	if lastPrompts != "" {
+		nowPrompts = fingerprint(prompts)
+	}
+	if nowTools == lastTools && nowPrompts == lastPrompts {
+		return
+	}
+	if nowTools != lastTools {
+		w.toolsChanged()
+	}
+	if nowPrompts != lastPrompts {
+		w.promptsChanged()
+	}
+	w.saw(ctx, nowTools, nowPrompts)
 }
 
 func (n *notifier) lists(ctx context.Context, p identity.Principal) (any, any, error) {
@@ -143,62 +165,9 @@ func (n *notifier) lists(ctx context.Context, p identity.Principal) (any, any, e
 	return tools, prompts, nil
 }
 
-func open(s *sdk.Server) bool {
-	for range s.Sessions() {
-		return true
-	}
-	return false
-}
-
+// fingerprint sums a list as the client received it.
 func fingerprint(v any) string {
 	b, _ := json.Marshal(v)
 	sum := sha256.Sum256(b)
-	return string(sum[:])
-}
-
-// The SDK sends a server's list_changed notifications to its sessions when
-// its own lists change; every session has a server of its own, so adding
-// and removing a placeholder tells exactly that session (the SDK folds
-// the two changes into one notification). The placeholders are never
-// listed: the middleware answers every list.
-const placeholder = "pergola_list_changed"
-
-func nudgeTools(s *sdk.Server) {
-	s.AddTool(&sdk.Tool{Name: placeholder, InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			return &sdk.CallToolResult{}, nil
-		})
-	s.RemoveTools(placeholder)
-	s.AddResource(&sdk.Resource{URI: "pergola://" + placeholder, Name: placeholder},
-		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-			return &sdk.ReadResourceResult{}, nil
-		})
-	s.RemoveResources("pergola://" + placeholder)
-}
-
-func nudgePrompts(s *sdk.Server) {
-	s.AddPrompt(&sdk.Prompt{Name: placeholder},
-		func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
-			return &sdk.GetPromptResult{}, nil
-		})
-	s.RemovePrompts(placeholder)
-}
-
-// lists records, for the notifier, what one session's server answered;
-// without a notifier it does nothing.
-type lists struct {
-	server *sdk.Server
-	n      *notifier
-}
-
-func (l *lists) tools(p identity.Principal, list []mcpserver.Tool) {
-	if l.n != nil {
-		l.n.listed(l.server, p, list, nil)
-	}
-}
-
-func (l *lists) prompts(p identity.Principal, list []mcpserver.Prompt) {
-	if l.n != nil {
-		l.n.listed(l.server, p, nil, list)
-	}
+	return hex.EncodeToString(sum[:])
 }

@@ -70,7 +70,7 @@ func listPrompts(ctx context.Context, svc *mcpserver.Service, req sdk.Request, s
 	if err != nil {
 		return nil, internal(err)
 	}
-	seen.prompts(p, list)
+	seen.prompts(ctx, req, p, list)
 	out := &sdk.ListPromptsResult{Prompts: make([]*sdk.Prompt, 0, len(list))}
 	for _, pr := range list {
 		out.Prompts = append(out.Prompts, &sdk.Prompt{Name: pr.Name, Title: pr.Title, Description: pr.Description})

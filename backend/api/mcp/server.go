@@ -23,19 +23,29 @@ const instructions = "Pergola's published bots (chat_* tools: send a message, pa
 // and tools/call from the caller's own tools on every request, so a token
 // never sees or calls another workspace's tools and a publication shows at
 // once.
-func newServer(tools *mcpserver.Service, log *slog.Logger, version string, n *notifier) *sdk.Server {
+func newServer(tools *mcpserver.Service, log *slog.Logger, version string, d serverDeps) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "pergola", Title: "Pergola", Version: version}, &sdk.ServerOptions{
 		Instructions: instructions, Logger: log,
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true},
 			Resources: &sdk.ResourceCapabilities{ListChanged: true}, Prompts: &sdk.PromptCapabilities{ListChanged: true}},
 	})
-	s.AddReceivingMiddleware(toolsMiddleware(tools, &lists{server: s, n: n}))
+	s.AddReceivingMiddleware(toolsMiddleware(tools, &lists{server: s, n: d.n, seen: d.seen}, d.calls))
 	return s
+}
+
+// serverDeps is what a server shares with others: on one process the
+// notifier watching its session; across processes where what sessions
+// list is kept, and the calls a cancellation reaching any process
+// cancels. Each may be nil.
+type serverDeps struct {
+	n     *notifier
+	seen  *seenStore
+	calls *calls
 }
 
 // toolsMiddleware answers tools/list and tools/call, the resources and
 // the prompts; everything else goes to the SDK.
-func toolsMiddleware(tools *mcpserver.Service, seen *lists) sdk.Middleware {
+func toolsMiddleware(tools *mcpserver.Service, seen *lists, running *calls) sdk.Middleware {
 	return func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 			switch method {
@@ -45,6 +55,11 @@ func toolsMiddleware(tools *mcpserver.Service, seen *lists) sdk.Middleware {
 				call, ok := req.(*sdk.CallToolRequest)
 				if !ok {
 					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call: unexpected parameters"}
+				}
+				if running != nil {
+					var done func()
+					ctx, done = running.start(ctx, call)
+					defer done()
 				}
 				return callTool(ctx, tools, call)
 			case "resources/list":
@@ -72,7 +87,7 @@ func listTools(ctx context.Context, tools *mcpserver.Service, req sdk.Request, s
 	if err != nil {
 		return nil, internal(err)
 	}
-	seen.tools(p, list)
+	seen.tools(ctx, req, p, list)
 	out := &sdk.ListToolsResult{Tools: make([]*sdk.Tool, 0, len(list))}
 	for _, t := range list {
 		tool := &sdk.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema}

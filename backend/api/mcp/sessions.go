@@ -1,8 +1,13 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"log/slog"
+	"math"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -24,24 +29,41 @@ const (
 )
 
 // sessions routes a session's requests when the session may have been
-// opened by another process. The process that opened a session holds it
-// (the SDK's session: its stream of server messages, its questions to the
-// client); every process serves the session's requests (tools, resources,
-// prompts), those of a session it does not hold through a session made
-// for the one request, as the SDK's stateless mode does, after checking
-// in the store that the session exists and that the same token opened
-// it. So no routing by Mcp-Session-Id is needed; what stays with the
-// process that opened the session is what the server sends of its own
-// accord: list_changed notifications on the session's stream, questions
-// through elicitation (a call served elsewhere cannot ask and says how to
-// answer later), and the cancellation of a call, which only the process
-// running it hears.
+// opened by another process, so no routing by Mcp-Session-Id is needed.
+// The process that opened a session holds it (the SDK's session, its
+// questions to the client); every process serves the session's requests
+// (tools, resources, prompts), those of a session it does not hold
+// through a session made for the one request, as the SDK's stateless mode
+// does, after checking in the store that the session exists and that the
+// same token opened it. Every process serves the session's stream of
+// server messages (GET, relay), told of the session's list changes by its
+// own notifier from what the session listed anywhere (seen). The bus
+// carries the rest: a notifications/cancelled reaching any process
+// cancels the call where it runs (calls), and a DELETE reaching any
+// process ends the session everywhere. What stays with the process that
+// opened the session is elicitation: a call served elsewhere cannot ask,
+// and says how to answer later.
 type sessions struct {
 	store     SessionStore
 	stateful  http.Handler
 	stateless http.Handler
+	seen      *seenStore
+	notifier  *notifier // nil: no list changes told
+	bus       Bus       // nil: each process hears only its own requests
+	calls     *calls
+	relays    relays
+	limit     int64 // the largest body read, as the SDK's
+	log       *slog.Logger
 	mu        sync.Mutex
 	local     map[string]heldSession // the sessions this process opened, by id
+}
+
+// newSessions returns sessions without their handlers (newStreamable sets
+// them).
+func newSessions(store SessionStore, n *notifier, bus Bus, limit int64, log *slog.Logger) *sessions {
+	return &sessions{store: store, seen: &seenStore{store: store}, notifier: n,
+		bus: bus, calls: newCalls(), relays: relays{open: map[string]map[*relay]struct{}{}}, limit: limit, log: log,
+		local: map[string]heldSession{}}
 }
 
 type heldSession struct {
@@ -55,34 +77,93 @@ type holderKey struct{}
 type holder struct{ server *sdk.Server }
 
 func (s *sessions) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Header.Del(callHeader)
 	id := r.Header.Get(sessionHeader)
 	if id == "" {
 		s.open(w, r)
 		return
 	}
-	if user, ok := s.held(id); ok {
-		if user == userOf(r) {
-			s.touch(r.Context(), id, user)
+	owner, held := s.held(id)
+	if !held {
+		var found bool
+		if owner, found = s.owner(r.Context(), id); !found {
+			s.stateful.ServeHTTP(w, r) // the SDK's 404: start a new session
+			return
 		}
-		s.stateful.ServeHTTP(w, r) // the SDK checks the token
+	}
+	if owner != userOf(r) {
+		http.Error(w, "session user mismatch", http.StatusForbidden)
 		return
 	}
-	owner, found := s.owner(r.Context(), id)
-	switch {
-	case !found:
-		s.stateful.ServeHTTP(w, r) // the SDK's 404: start a new session
-	case owner != userOf(r):
-		http.Error(w, "session user mismatch", http.StatusForbidden)
-	case r.Method == http.MethodDelete:
-		s.forget(r.Context(), id)
-		w.WriteHeader(http.StatusNoContent)
-	case r.Method == http.MethodGet:
-		// The session's stream is on the process that opened it.
-		w.Header().Set("Allow", "POST, DELETE")
-		http.Error(w, "this session's stream is served by the process that opened it", http.StatusMethodNotAllowed)
-	default:
+	switch r.Method {
+	case http.MethodGet:
 		s.touch(r.Context(), id, owner)
-		s.stateless.ServeHTTP(w, r)
+		s.stream(w, r, id)
+	case http.MethodDelete:
+		s.end(r.Context(), id)
+		w.WriteHeader(http.StatusNoContent)
+	case http.MethodPost:
+		s.touch(r.Context(), id, owner)
+		s.inspect(r, id)
+		if held {
+			s.stateful.ServeHTTP(w, r)
+		} else {
+			s.stateless.ServeHTTP(w, r)
+		}
+	default:
+		s.stateful.ServeHTTP(w, r) // the SDK's 405
+	}
+}
+
+// inspect reads a POST's messages before the SDK does: it names a tool
+// call for the handler (callHeader), so a cancellation reaching another
+// process finds it, and passes a cancellation on to where its call runs.
+func (s *sessions) inspect(r *http.Request, id string) {
+	most := s.limit
+	if most <= 0 {
+		most = math.MaxInt64 - 1
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, most+1))
+	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
+	if err != nil || int64(len(body)) > most {
+		return // the SDK answers
+	}
+	msgs := messagesOf(body)
+	for _, m := range msgs {
+		switch m.Method {
+		case "tools/call":
+			if callID, ok := idOf(m.ID); ok && len(msgs) == 1 {
+				r.Header.Set(callHeader, strconv.QuoteToASCII(callID))
+			}
+		case "notifications/cancelled":
+			if callID, ok := idOf(m.Params.RequestID); ok && !s.calls.cancel(callKey(id, callID)) {
+				s.publish(r.Context(), event{Cancel: callKey(id, callID)})
+			}
+		}
+	}
+}
+
+// end deletes session id for every process and closes it wherever it is
+// open.
+func (s *sessions) end(ctx context.Context, id string) {
+	s.forget(ctx, id)
+	s.seen.forget(ctx, id)
+	s.endLocal(id)
+	s.publish(ctx, event{Ended: id})
+}
+
+// endLocal closes what this process has open of session id: its streams,
+// and the SDK's session when it opened it.
+func (s *sessions) endLocal(id string) {
+	s.relays.closeAll(id)
+	s.mu.Lock()
+	h, ok := s.local[id]
+	delete(s.local, id)
+	s.mu.Unlock()
+	if ok {
+		for ss := range h.server.Sessions() {
+			_ = ss.Close()
+		}
 	}
 }
 

@@ -10,8 +10,9 @@ import (
 
 // mcpCancel: a client that cancels a tool call (notifications/cancelled)
 // cancels what the call runs: the bot's chat turn ends canceled, the
-// workflow run ends cancelled, while the model is still thinking.
-func mcpCancel(t *testing.T, c *chatSetup) {
+// workflow run ends cancelled, while the model is still thinking. It
+// returns the workflow's id.
+func mcpCancel(t *testing.T, c *chatSetup) string {
 	t.Helper()
 	c.bot(t, map[string]any{"name": "Slow", "model": map[string]any{"model_id": "fake"}})
 	poem := c.workflow(t, "Poem", "", poemWorkflow, true)
@@ -33,6 +34,7 @@ func mcpCancel(t *testing.T, c *chatSetup) {
 		runs := items(t, c.s.call(t, "GET", "/api/workflows/"+poem+"/runs", bootstrapToken, nil).must(t, 200).data, "items")
 		return len(runs) == 1 && str(runs[0], "status") == "cancelled"
 	})
+	return poem
 }
 
 // cancelledCall calls a tool, cancels the call once its first progress

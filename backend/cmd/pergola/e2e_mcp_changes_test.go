@@ -12,8 +12,9 @@ import (
 // TestMCPServerLiveSessions runs what open sessions live through, on one
 // server per back end (two processes on MariaDB+Redis, sharing them):
 // lists that change under them, calls they cancel and, on MariaDB+Redis,
-// requests that land on the process that did not open them. The model
-// thinks for 30 seconds: the calls that reach it are cancelled.
+// requests, streams and cancellations that land on the process that did
+// not open them. The model thinks for 30 seconds: the calls that reach
+// it are cancelled.
 func TestMCPServerLiveSessions(t *testing.T) {
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
@@ -34,8 +35,10 @@ func TestMCPServerLiveSessions(t *testing.T) {
 			ws := a.call(t, "GET", "/v1/workspaces", bootstrapToken, nil).must(t, 200)
 			c := &chatSetup{s: a, llm: llm, ws: str(items(t, ws.data, "workspaces")[0], "id")}
 			mcpListChanged(t, c, other)
-			mcpCancel(t, c)
+			poem := mcpCancel(t, c)
 			if other != a {
+				mcpStreamElsewhere(t, c, other)
+				mcpCancelElsewhere(t, c, other, poem)
 				c.workflow(t, "Weather", "", weatherWorkflow, true)
 				mcpAcrossProcesses(t, a, other)
 			}

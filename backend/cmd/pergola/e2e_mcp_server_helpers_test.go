@@ -39,6 +39,13 @@ type mcpClient struct {
 // client declare elicitation and answer questions with it.
 func (s *testServer) connectMCP(t *testing.T, token string, answer func(*mcp.ElicitRequest) (*mcp.ElicitResult, error)) (*mcpClient, error) {
 	t.Helper()
+	return s.connectMCPVia(t, bearerTransport{token}, answer)
+}
+
+// connectMCPVia opens an MCP session whose requests go through rt (which
+// adds the token, and may send them elsewhere).
+func (s *testServer) connectMCPVia(t *testing.T, rt http.RoundTripper, answer func(*mcp.ElicitRequest) (*mcp.ElicitResult, error)) (*mcpClient, error) {
+	t.Helper()
 	c := &mcpClient{progress: map[any][]string{}, changed: map[string]int{}}
 	opts := &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 		c.mu.Lock()
@@ -53,7 +60,7 @@ func (s *testServer) connectMCP(t *testing.T, token string, answer func(*mcp.Eli
 		opts.ElicitationHandler = func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return answer(r) }
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "pergola-e2e", Version: "1"}, opts)
-	transport := &mcp.StreamableClientTransport{Endpoint: s.base + "/mcp", HTTPClient: &http.Client{Transport: bearerTransport{token}}}
+	transport := &mcp.StreamableClientTransport{Endpoint: s.base + "/mcp", HTTPClient: &http.Client{Transport: rt}}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	session, err := client.Connect(ctx, transport, nil)
