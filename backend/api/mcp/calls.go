@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -153,8 +154,8 @@ func idOf(raw json.RawMessage) (string, bool) {
 	case string:
 		return "s" + id, true
 	case json.Number:
-		if n, err := id.Int64(); err == nil {
-			return "n" + strconv.FormatInt(n, 10), true
+		if f, err := id.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return "n" + strconv.FormatInt(int64(f), 10), true // 7 and 7.0 are one id
 		}
 		return "n" + id.String(), true
 	}
