@@ -5,6 +5,9 @@
 // published workflows `wf_<name>` tools. The bots' model is `pergola
 // fakellm` (PERGOLA_FAKE_LLM_URL), which answers "echo: <last user text>".
 //
+// Resources describe the tools (pergola://bots/{id}, pergola://workflows/{id})
+// and hold a conversation's messages; prompts are the bots' prompts.
+//
 // Other test files make bots and workflows in the same workspace at the
 // same time, so a test finds its tools by their unique descriptions.
 import { after, before, describe, it } from "node:test";
@@ -130,6 +133,43 @@ describe("MCP TypeScript SDK against /mcp", () => {
     assert.equal(out.city, "Paris");
     assert.equal(out.temp, 21);
     assert.ok(progress.some((m) => m.includes("node end")), `progress: ${progress.join(" | ")}`);
+  });
+
+  it("lists each tool as a resource and each bot's prompt as a prompt, and reads a conversation it started", async () => {
+    const description = unique("Knows the catalogue");
+    const prompt = unique("You answer catalogue questions in one line.");
+    const bot = await fx.bot({ description, prompt });
+    const tool = await toolDescribed(client, description);
+
+    const { resources } = await client.listResources();
+    const listed = resources.find((r) => r.uri === `pergola://bots/${bot.id}`);
+    assert.ok(listed, `pergola://bots/${bot.id} among ${resources.map((r) => r.uri).join(", ")}`);
+    assert.equal(listed.name, tool.name);
+    assert.equal(listed.mimeType, "application/json");
+    const read = await client.readResource({ uri: listed.uri });
+    const doc = JSON.parse((read.contents[0] as { text: string }).text) as { kind?: string; tool?: string; input_schema?: unknown };
+    assert.deepEqual([doc.kind, doc.tool], ["bot", tool.name]);
+    assert.deepEqual(doc.input_schema, tool.inputSchema);
+
+    const { resourceTemplates } = await client.listResourceTemplates();
+    assert.ok(resourceTemplates.some((t) => t.uriTemplate === "pergola://conversations/{conversation_id}/messages"));
+
+    const { prompts } = await client.listPrompts();
+    assert.ok(prompts.some((p) => p.name === tool.name), `prompt ${tool.name} among ${prompts.map((p) => p.name).join(", ")}`);
+    const got = await client.getPrompt({ name: tool.name });
+    assert.equal(got.messages.length, 1);
+    assert.equal(got.messages[0]!.role, "user");
+    assert.deepEqual(got.messages[0]!.content, { type: "text", text: prompt });
+
+    const answer = (await client.callTool({ name: tool.name, arguments: { message: "what is on page 3?" } })) as CallToolResult;
+    const conv = (answer.structuredContent as { conversation_id?: string }).conversation_id;
+    const messages = await client.readResource({ uri: `pergola://conversations/${conv}/messages` });
+    const said = JSON.parse((messages.contents[0] as { text: string }).text) as { messages: { role: string; content: string }[] };
+    assert.deepEqual(
+      said.messages.filter((m) => m.content !== "").map((m) => [m.role, m.content]),
+      [["user", "what is on page 3?"], ["assistant", "echo: what is on page 3?"]],
+    );
+    await assert.rejects(client.readResource({ uri: "pergola://conversations/1/messages" }), /not found/i);
   });
 
   it("answers wrong arguments with a tool error naming the argument, and an unknown tool with an error", async () => {
