@@ -19,6 +19,8 @@ type serverWatch struct {
 	who     identity.Principal
 	tools   string // fingerprint; "" until listed
 	prompts string
+	// Whether the placeholders are in the server's lists (nudgeTools).
+	toolsToggled, promptsToggled bool
 }
 
 func (w *serverWatch) live() bool { return open(w.server) }
@@ -41,8 +43,19 @@ func (w *serverWatch) saw(_ context.Context, tools, prompts string) {
 	w.tools, w.prompts = tools, prompts
 }
 
-func (w *serverWatch) toolsChanged()   { nudgeTools(w.server) }
-func (w *serverWatch) promptsChanged() { nudgePrompts(w.server) }
+func (w *serverWatch) toolsChanged() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	nudgeTools(w.server, w.toolsToggled)
+	w.toolsToggled = !w.toolsToggled
+}
+
+func (w *serverWatch) promptsChanged() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	nudgePrompts(w.server, w.promptsToggled)
+	w.promptsToggled = !w.promptsToggled
+}
 
 // listed records what the session of server s listed ("" for a list it
 // did not list this time).
@@ -74,30 +87,38 @@ func open(s *sdk.Server) bool {
 
 // The SDK sends a server's list_changed notifications to its sessions when
 // its own lists change; every session has a server of its own, so adding
-// and removing a placeholder tells exactly that session (the SDK folds
-// the two changes into one notification). The placeholders are never
-// listed: the middleware answers every list.
+// or removing a placeholder tells exactly that session. Each telling
+// toggles the placeholder, one change for one notification: adding and
+// removing it at once would be two changes, which the SDK folds into one
+// only when they come within 10 ms. The placeholders are never listed:
+// the middleware answers every list and call.
 const placeholder = "pergola_list_changed"
 
-func nudgeTools(s *sdk.Server) {
+func nudgeTools(s *sdk.Server, present bool) {
+	if present {
+		s.RemoveTools(placeholder)
+		s.RemoveResources("pergola://" + placeholder)
+		return
+	}
 	s.AddTool(&sdk.Tool{Name: placeholder, InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{}, nil
 		})
-	s.RemoveTools(placeholder)
 	s.AddResource(&sdk.Resource{URI: "pergola://" + placeholder, Name: placeholder},
 		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			return &sdk.ReadResourceResult{}, nil
 		})
-	s.RemoveResources("pergola://" + placeholder)
 }
 
-func nudgePrompts(s *sdk.Server) {
+func nudgePrompts(s *sdk.Server, present bool) {
+	if present {
+		s.RemovePrompts(placeholder)
+		return
+	}
 	s.AddPrompt(&sdk.Prompt{Name: placeholder},
 		func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 			return &sdk.GetPromptResult{}, nil
 		})
-	s.RemovePrompts(placeholder)
 }
 
 // lists records what a session listed, for whoever tells it of changes:
