@@ -28,11 +28,15 @@ const busChannel = "mcp"
 // bus refused.
 const busRetry = 2 * time.Second
 
-// event is a message on the bus: a call cancelled (its key), or a session
-// that ended (its id).
+// event is a message on the bus: a call cancelled (its key), a session
+// that ended (its id), or replies a client sent for a session (its id,
+// the POST's body and protocol version).
 type event struct {
-	Cancel string `json:"cancel,omitempty"`
-	Ended  string `json:"ended,omitempty"`
+	Cancel  string `json:"cancel,omitempty"`
+	Ended   string `json:"ended,omitempty"`
+	Reply   string `json:"reply,omitempty"`
+	Body    []byte `json:"body,omitempty"`
+	Version string `json:"version,omitempty"`
 }
 
 // publish sends e to every process; a failure is logged, as the local
@@ -94,6 +98,9 @@ func (s *sessions) consume(ctx context.Context, sub Subscription) {
 			}
 			if e.Ended != "" {
 				s.endLocal(e.Ended)
+			}
+			if e.Reply != "" {
+				s.deliver(e)
 			}
 		}
 	}

@@ -39,10 +39,11 @@ const (
 // server messages (GET, relay), told of the session's list changes by its
 // own notifier from what the session listed anywhere (seen). The bus
 // carries the rest: a notifications/cancelled reaching any process
-// cancels the call where it runs (calls), and a DELETE reaching any
-// process ends the session everywhere. What stays with the process that
-// opened the session is elicitation: a call served elsewhere cannot ask,
-// and says how to answer later.
+// cancels the call where it runs (calls), a DELETE reaching any process
+// ends the session everywhere, and the client's answers to a call's
+// questions reach the process that asked them (deliver). What stays with
+// the process that opened the session is asking: a call served elsewhere
+// cannot ask (elicitation), and says how to answer later.
 type sessions struct {
 	store     SessionStore
 	stateful  http.Handler
@@ -69,6 +70,7 @@ func newSessions(store SessionStore, n *notifier, bus Bus, limit int64, log *slo
 type heldSession struct {
 	server *sdk.Server // the session's own
 	user   string
+	info   *auth.TokenInfo // of the request that opened it, for replies (deliver)
 }
 
 type holderKey struct{}
@@ -104,10 +106,16 @@ func (s *sessions) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	case http.MethodPost:
 		s.touch(r.Context(), id, owner)
-		s.inspect(r, id)
-		if held {
+		body := s.inspect(r, id)
+		switch {
+		case held:
 			s.stateful.ServeHTTP(w, r)
-		} else {
+		case s.bus != nil && repliesOnly(body):
+			// Answers to the questions a call asks: for the process
+			// holding the session, which asked them.
+			s.publish(r.Context(), event{Reply: id, Body: body, Version: r.Header.Get(versionHeader)})
+			w.WriteHeader(http.StatusAccepted)
+		default:
 			s.stateless.ServeHTTP(w, r)
 		}
 	default:
@@ -118,7 +126,8 @@ func (s *sessions) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // inspect reads a POST's messages before the SDK does: it names a tool
 // call for the handler (callHeader), so a cancellation reaching another
 // process finds it, and passes a cancellation on to where its call runs.
-func (s *sessions) inspect(r *http.Request, id string) {
+// It returns the body (nil when too large for the SDK to read).
+func (s *sessions) inspect(r *http.Request, id string) []byte {
 	most := s.limit
 	if most <= 0 {
 		most = math.MaxInt64 - 1
@@ -126,7 +135,7 @@ func (s *sessions) inspect(r *http.Request, id string) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, most+1))
 	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
 	if err != nil || int64(len(body)) > most {
-		return // the SDK answers
+		return nil // the SDK answers
 	}
 	msgs := messagesOf(body)
 	for _, m := range msgs {
@@ -141,6 +150,7 @@ func (s *sessions) inspect(r *http.Request, id string) {
 			}
 		}
 	}
+	return body
 }
 
 // end deletes session id for every process and closes it wherever it is
@@ -179,7 +189,7 @@ func (s *sessions) open(w http.ResponseWriter, r *http.Request) {
 		}
 		user := userOf(r)
 		s.mu.Lock()
-		s.local[id] = heldSession{server: h.server, user: user}
+		s.local[id] = heldSession{server: h.server, user: user, info: auth.TokenInfoFromContext(r.Context())}
 		s.mu.Unlock()
 		s.touch(context.WithoutCancel(r.Context()), id, user)
 	}}

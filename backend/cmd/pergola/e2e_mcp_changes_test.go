@@ -39,6 +39,7 @@ func TestMCPServerLiveSessions(t *testing.T) {
 			if other != a {
 				mcpStreamElsewhere(t, c, other)
 				mcpCancelElsewhere(t, c, other, poem)
+				mcpAskElsewhere(t, c, other)
 				c.workflow(t, "Weather", "", weatherWorkflow, true)
 				mcpAcrossProcesses(t, a, other)
 			}

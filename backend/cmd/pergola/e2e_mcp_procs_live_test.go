@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // routed sends each request of an MCP client to the process to picks for
@@ -201,4 +203,33 @@ func mcpCancelElsewhere(t *testing.T, c *chatSetup, other *testServer, poem stri
 		}
 		return len(runs) == 2
 	})
+}
+
+// mcpAskElsewhere: on MariaDB+Redis, a call running on a (the process
+// that opened the session) asks a question through elicitation, and the
+// client's answer, sent to other, reaches it: the run finishes with it.
+func mcpAskElsewhere(t *testing.T, c *chatSetup, other *testServer) {
+	t.Helper()
+	a := c.s
+	c.workflow(t, "Pick_Size", "Orders an item in a size the user picks.", pickSizeFlow, true)
+	toA, toOther := mustURL(a.base), mustURL(other.base)
+	rt := newRouted(bootstrapToken, func(r *http.Request, body []byte) *url.URL {
+		if r.Method == http.MethodPost && bytes.Contains(body, []byte(`"result"`)) && !bytes.Contains(body, []byte(`"method"`)) {
+			return toOther // the client's answer
+		}
+		return toA
+	}, a, other)
+	cl, err := a.connectMCPVia(t, rt, func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "L"}}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := cl.call(t, "wf_pick_size", map[string]any{"item": "mug"}, "")
+	if out := structured(t, res); res.IsError || out["item"] != "mug" || out["size"] != "L" {
+		t.Fatalf("a run answered through the other process: error %v %q %v", res.IsError, textOf(res), out)
+	}
+	if rt.sent[toOther.Host].Load() != 1 {
+		t.Fatalf("%d requests went to the other process, want the answer", rt.sent[toOther.Host].Load())
+	}
 }
