@@ -113,7 +113,10 @@ func (s *sessions) stream(w http.ResponseWriter, r *http.Request, id string) {
 		http.Error(w, "Accept must contain 'text/event-stream' for GET requests", http.StatusBadRequest)
 		return
 	}
-	who, _ := auth.TokenInfoFromContext(r.Context()).Extra[extraPrincipal].(identity.Principal)
+	var who identity.Principal
+	if info := auth.TokenInfoFromContext(r.Context()); info != nil {
+		who, _ = info.Extra[extraPrincipal].(identity.Principal)
+	}
 	rl := &relay{session: id, who: who, seen: s.seen, out: make(chan []byte, relayBuffer), end: make(chan struct{})}
 	s.relays.add(rl)
 	defer s.relays.remove(rl)
