@@ -59,7 +59,8 @@ type Deps struct {
 	PublicURL    string                // the base URL clients reach the server at; empty: each request's own
 	MCPChanges   mcpapi.Changes        // what tells open MCP sessions that their lists changed; nil: nothing
 	MCPSessions  mcpapi.SessionStore   // which token opened each MCP session, for every process (Redis); nil: per process
-	MCPBus       mcpapi.Bus            // with MCPSessions, carries MCP cancellations and ended sessions between processes
+	MCPBus       mcpapi.Bus            // with MCPSessions, carries MCP cancellations, answers and ended sessions between processes
+	MCPLife      context.Context       // ends when the process stops, and the MCP server's background work with it; nil: never
 	Usage        *usageapp.Service     // GET /api/usage; nil: answered 503
 	Apps         *appapp.Service       // /api/apps; nil: answered 503
 	Files        *fileapp.Service      // /v1/files; nil: answered 503
@@ -131,7 +132,7 @@ func Register(e *route.Engine, d Deps) {
 	registerKnowledge(consoleGroup, d)
 	registerTriggers(e, consoleGroup, d)
 	mcpapi.Register(e, mcpapi.Deps{Tools: d.MCP, Log: d.Log, Auth: middleware.Auth(d.Identity, guard), Scopes: scopes,
-		RateLimit: middleware.RateLimit(d.Limiter, d.RateLimit), MaxBodyBytes: d.MaxBodyBytes, PublicURL: d.PublicURL, Changes: d.MCPChanges, Sessions: d.MCPSessions, Bus: d.MCPBus})
+		RateLimit: middleware.RateLimit(d.Limiter, d.RateLimit), MaxBodyBytes: d.MaxBodyBytes, PublicURL: d.PublicURL, Changes: d.MCPChanges, Sessions: d.MCPSessions, Bus: d.MCPBus, Life: d.MCPLife})
 }
 
 func registerConsole(g *route.RouterGroup, d Deps, ident console.Identity) {

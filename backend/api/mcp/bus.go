@@ -62,19 +62,18 @@ func (s *sessions) listen(ctx context.Context, log *slog.Logger) {
 	}
 	sub, err := s.bus.Subscribe(ctx, busChannel)
 	go func() {
-		for ctx.Err() == nil {
-			if err != nil {
-				log.WarnContext(ctx, "mcp: cannot hear the other processes (cancellations, ended sessions)", "err", err)
-				select {
-				case <-ctx.Done():
-					return
-				case <-time.After(busRetry):
-				}
-				sub, err = s.bus.Subscribe(ctx, busChannel)
-				continue
+		for {
+			if err == nil {
+				s.consume(ctx, sub) // until ctx ends or the subscription does
+				_ = sub.Close()
+			} else {
+				log.WarnContext(ctx, "mcp: cannot hear the other processes (cancellations, answers, ended sessions)", "err", err)
 			}
-			s.consume(ctx, sub)
-			_ = sub.Close()
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(busRetry):
+			}
 			sub, err = s.bus.Subscribe(ctx, busChannel)
 		}
 	}()

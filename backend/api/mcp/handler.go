@@ -47,9 +47,13 @@ type Deps struct {
 	// of a session another process opened; nil: a session is served only
 	// by the process that opened it.
 	Sessions SessionStore
-	// Bus, with Sessions, carries cancellations and ended sessions between
-	// the processes; nil: a process hears only the requests it serves.
+	// Bus, with Sessions, carries cancellations, answers to questions and
+	// ended sessions between the processes; nil: a process hears only the
+	// requests it serves.
 	Bus Bus
+	// Life ends when the process stops; the notifier and the bus's
+	// listener stop with it. nil: they run for the process's life.
+	Life context.Context
 	// PublicURL is the base URL clients reach the server at, for the
 	// resource metadata; empty: each request's own scheme and host.
 	PublicURL string
@@ -74,7 +78,7 @@ func handler(d Deps) app.HandlerFunc {
 	var n *notifier
 	if d.Changes != nil {
 		n = newNotifier(d.Tools, d.Log)
-		n.watch(context.Background(), d.Changes) // for the process's life, as the routes
+		n.watch(lifeOf(d), d.Changes)
 	}
 	var ss *sessions
 	if d.Sessions != nil {
@@ -129,8 +133,15 @@ func newStreamable(d Deps, n *notifier, ss *sessions) http.Handler {
 	ss.stateful = stateful
 	ss.stateless = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return shared },
 		&sdk.StreamableHTTPOptions{Stateless: true, Logger: d.Log, MaxRequestBodyBytes: limit})
-	ss.listen(context.Background(), d.Log) // for the process's life, as the routes
+	ss.listen(lifeOf(d), d.Log)
 	return ss
+}
+
+func lifeOf(d Deps) context.Context {
+	if d.Life != nil {
+		return d.Life
+	}
+	return context.Background()
 }
 
 func unavailable(ctx context.Context, c *app.RequestContext) {

@@ -179,7 +179,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		Plugins: plugins.svc, Tables: tables.svc, Workflows: workflows, Channels: newChannels(db, bots, cfg),
 		Inbound: newChannelRuntime(ctx, &cleanups, db, bots, chats, shared, cfg, log, sh),
 		WebChat: newWebChat(db, bots, chats, shared.limiter, cfg, log),
-		MCP:     newMCP(ident, bots, chats, workflows, convs, log), PublicURL: cfg.PublicBase(), MCPChanges: cache.hub, MCPSessions: mcpSessions(shared, cfg), MCPBus: shared.bus,
+		MCP:     newMCP(ident, bots, chats, workflows, convs, log), PublicURL: cfg.PublicBase(), MCPChanges: cache.hub, MCPSessions: mcpSessions(shared, cfg), MCPBus: shared.bus, MCPLife: ctx,
 		Usage: newUsage(db, ident),
 		Apps:  apps,
 		Files: files, UploadBytes: uploadBodyBytes(cfg),
