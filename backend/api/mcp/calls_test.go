@@ -88,3 +88,18 @@ func TestCallsCancelRunningAndEarlyCalls(t *testing.T) {
 		t.Fatal("an unnamed call was registered")
 	}
 }
+
+func TestRepliesOnlyTellsAnswersFromRequests(t *testing.T) {
+	for body, want := range map[string]bool{
+		`{"jsonrpc":"2.0","id":0,"result":{"action":"accept","content":{"answer":"L"}}}`:                     true,
+		`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}}]`: true,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`:                                                     false,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`:                      false,
+		`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":4,"method":"ping"}]`:                    false,
+		`[]`: false, ``: false, `{"id":`: false,
+	} {
+		if got := repliesOnly([]byte(body)); got != want {
+			t.Errorf("repliesOnly(%s) = %v, want %v", body, got, want)
+		}
+	}
+}
