@@ -27,6 +27,9 @@ func (s *Service) Create(ctx context.Context, p identity.Principal, workspaceID 
 	if err := s.prepare(ctx, workspaceID, 0, &cfg, false); err != nil {
 		return nil, err
 	}
+	if err := s.checkHandoffs(ctx, workspaceID, 0, &cfg); err != nil {
+		return nil, err
+	}
 	b := &bot.Bot{WorkspaceID: workspaceID, CreatorID: p.UserID, Draft: cfg}
 	if err := s.store.CreateBot(ctx, b); err != nil {
 		return nil, fmt.Errorf("create bot: %w", err)

@@ -37,6 +37,9 @@ func (s *Service) Publish(ctx context.Context, p identity.Principal, botID int64
 	if err := s.prepare(ctx, b.WorkspaceID, botID, &cfg, true); err != nil {
 		return nil, err
 	}
+	if err := s.checkHandoffs(ctx, b.WorkspaceID, botID, &cfg); err != nil {
+		return nil, err
+	}
 	v := &bot.Version{BotID: botID, Config: cfg, Connectors: connectors, PublisherID: p.UserID}
 	if err := s.store.PublishBot(ctx, b.WorkspaceID, v); err != nil {
 		return nil, fmt.Errorf("publish bot %d: %w", botID, err)
@@ -86,7 +89,7 @@ func (s *Service) checkChannel(ctx context.Context, botID int64, id string) erro
 		return unknown
 	}
 	c, err := s.channels.GetChannel(ctx, n)
-	if errors.Is(err, errs.ErrNotFound) || (err == nil && c.BotID != botID) {
+	if errors.Is(err, errs.ErrNotFound) || (err == nil && c.BotID != botID && !s.handsOffTo(ctx, c.BotID, botID)) {
 		return unknown
 	}
 	if err != nil {

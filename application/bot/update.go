@@ -37,6 +37,9 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, botID int64,
 		if err := s.prepare(ctx, b.WorkspaceID, botID, &cfg, false); err != nil {
 			return nil, err
 		}
+		if err := s.checkHandoffs(ctx, b.WorkspaceID, botID, &cfg); err != nil {
+			return nil, err
+		}
 		saved, err := s.store.UpdateBot(ctx, b.WorkspaceID, botID, func(cur *bot.Bot) error {
 			if cur.DraftRevision != b.DraftRevision {
 				return errStale
@@ -65,6 +68,7 @@ func cloneConfig(c bot.Config) bot.Config {
 	out.Variables = append(out.Variables[:0:0], c.Variables...)
 	out.ClientTools = append(out.ClientTools[:0:0], c.ClientTools...)
 	out.SubAgents = append(out.SubAgents[:0:0], c.SubAgents...)
+	out.Handoffs = append(out.Handoffs[:0:0], c.Handoffs...)
 	out.Knowledge.KnowledgeIDs = append(out.Knowledge.KnowledgeIDs[:0:0], c.Knowledge.KnowledgeIDs...)
 	out.Onboarding.SuggestedQuestions = append(out.Onboarding.SuggestedQuestions[:0:0], c.Onboarding.SuggestedQuestions...)
 	return out

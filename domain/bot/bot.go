@@ -54,6 +54,9 @@ type Config struct {
 	Knowledge KnowledgeSettings
 	// SubAgents are other bots of the workspace the bot calls as tools.
 	SubAgents []SubAgent
+	// Handoffs are the bots of the workspace this bot may hand the
+	// conversation to.
+	Handoffs []Handoff
 }
 
 // ModelSettings picks the model and its parameters.

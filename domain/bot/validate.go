@@ -45,7 +45,7 @@ func (c *Config) Normalize() {
 // "variables[2].keyword" or "model.temperature".
 func (c *Config) Validate() error {
 	checks := []func() error{c.validateText, c.validateModel, c.validateRounds, c.validateTools, c.validateOnboarding,
-		c.Knowledge.validate, c.validateSubAgents, func() error { return variable.ValidateDefinitions("variables", c.Variables) }}
+		c.Knowledge.validate, c.validateSubAgents, c.validateHandoffs, func() error { return variable.ValidateDefinitions("variables", c.Variables) }}
 	for _, check := range checks {
 		if err := check(); err != nil {
 			return err
@@ -153,5 +153,5 @@ func (c *Config) validateOnboarding() error {
 // HasTools reports whether the bot gives the model any tool (on-demand
 // knowledge is one).
 func (c *Config) HasTools() bool {
-	return len(c.Plugins)+len(c.Workflows)+len(c.Tables)+len(c.Variables)+len(c.ClientTools)+len(c.SubAgents) > 0 || c.Knowledge.OnDemand()
+	return len(c.Plugins)+len(c.Workflows)+len(c.Tables)+len(c.Variables)+len(c.ClientTools)+len(c.SubAgents)+len(c.Handoffs) > 0 || c.Knowledge.OnDemand()
 }

@@ -20,9 +20,12 @@ type Conversation struct {
 	SectionID   int64 // the current section (Coze's last_section_id)
 	// ParentID is the conversation whose bot called this one's bot as a
 	// sub-agent; 0 for a conversation of its own.
-	ParentID  int64
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	ParentID int64
+	// ActiveBotID is the bot the conversation was handed to, which answers
+	// its turns until it hands it back or on; 0: the conversation's bot.
+	ActiveBotID int64
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 // Message roles.

@@ -30,6 +30,14 @@ type configDoc struct {
 	AppID         int64           `json:"app_id,omitempty"`
 	Knowledge     *knowledgeDoc   `json:"knowledge,omitempty"`
 	SubAgents     []subAgentDoc   `json:"sub_agents,omitempty"`
+	Handoffs      []handoffDoc    `json:"handoffs,omitempty"`
+}
+
+// handoffDoc is a bot the conversation may be handed to.
+type handoffDoc struct {
+	BotID       int64  `json:"bot_id"`
+	Description string `json:"description,omitempty"`
+	Name        string `json:"name,omitempty"`
 }
 
 // knowledgeDoc is a bot's knowledge settings; absent when it binds none.
@@ -117,6 +125,9 @@ func encodeConfig(c *bot.Config) (string, error) {
 	for _, t := range c.ClientTools {
 		d.ClientTools = append(d.ClientTools, clientToolDoc{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 	}
+	for _, h := range c.Handoffs {
+		d.Handoffs = append(d.Handoffs, handoffDoc{BotID: h.BotID, Description: h.Description, Name: h.Name})
+	}
 	b, err := json.Marshal(d)
 	return string(b), err
 }
@@ -150,6 +161,9 @@ func decodeConfig(s string) (bot.Config, error) {
 	}
 	for _, t := range d.ClientTools {
 		c.ClientTools = append(c.ClientTools, bot.ClientTool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
+	}
+	for _, h := range d.Handoffs {
+		c.Handoffs = append(c.Handoffs, bot.Handoff{BotID: h.BotID, Description: h.Description, Name: h.Name})
 	}
 	return c, nil
 }

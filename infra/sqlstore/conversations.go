@@ -34,6 +34,7 @@ type conversationRow struct {
 	// ParentConversationID links a sub-agent's conversation to its
 	// caller's (migration 26).
 	ParentConversationID int64
+	ActiveBotID          int64 // migration 25
 	CreatedAt            time.Time
 	UpdatedAt            time.Time
 }
@@ -47,7 +48,7 @@ func conversationToRow(c *conversation.Conversation) (*conversationRow, error) {
 	}
 	return &conversationRow{
 		ID: c.ID, WorkspaceID: c.WorkspaceID, BotID: c.BotID, CreatorID: c.CreatorID, ConnectorID: c.ConnectorID,
-		Name: c.Name, Meta: meta, SectionID: c.SectionID, ParentConversationID: c.ParentID,
+		Name: c.Name, Meta: meta, SectionID: c.SectionID, ParentConversationID: c.ParentID, ActiveBotID: c.ActiveBotID,
 		CreatedAt: dbTime(c.CreatedAt), UpdatedAt: dbTime(c.UpdatedAt),
 	}, nil
 }
@@ -59,7 +60,7 @@ func conversationFromRow(r *conversationRow) (*conversation.Conversation, error)
 	}
 	return &conversation.Conversation{
 		ID: r.ID, WorkspaceID: r.WorkspaceID, BotID: r.BotID, CreatorID: r.CreatorID, ConnectorID: r.ConnectorID,
-		Name: r.Name, MetaData: meta, SectionID: r.SectionID, ParentID: r.ParentConversationID,
+		Name: r.Name, MetaData: meta, SectionID: r.SectionID, ParentID: r.ParentConversationID, ActiveBotID: r.ActiveBotID,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}, nil
 }

@@ -23,7 +23,7 @@ type conversationTurnRow struct {
 // A test keeps the conversation's list in step with its row.
 var (
 	turnConversationColumns = []string{"id", "workspace_id", "bot_id", "creator_id", "connector_id", "name", "meta",
-		"section_id", "parent_conversation_id", "created_at", "updated_at"}
+		"section_id", "parent_conversation_id", "active_bot_id", "created_at", "updated_at"}
 	turnMessageColumns  = []string{"id", "role", "type", "content", "content_type"}
 	conversationTurnSQL = conversationTurnQuery()
 )

@@ -45,6 +45,7 @@ func migrations() []migration {
 		{Version: 22, Name: "knowledge", Up: up0022},
 		{Version: 23, Name: "channel_event_retries", Up: up0023},
 		{Version: 24, Name: "triggers", Up: up0024},
+		{Version: 25, Name: "conversation_active_bot", Up: up0025},
 		{Version: 26, Name: "sub_agent_conversations", Up: up0026},
 	}
 }

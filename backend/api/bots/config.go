@@ -32,6 +32,17 @@ type ConfigDTO struct {
 	Knowledge KnowledgeDTO `json:"knowledge"`
 	// SubAgents are other bots of the workspace the bot calls as tools.
 	SubAgents []SubAgentDTO `json:"sub_agents"`
+	// Handoffs are the bots of the workspace the bot may hand the
+	// conversation to.
+	Handoffs []HandoffDTO `json:"handoffs"`
+}
+
+// HandoffDTO is a bot the conversation may be handed to; name is the
+// target's name when the configuration was saved (read only).
+type HandoffDTO struct {
+	BotID       idText `json:"bot_id"`
+	Description string `json:"description"`
+	Name        string `json:"name,omitempty"`
 }
 
 // KnowledgeDTO is a bot's knowledge settings, under Coze's names where
@@ -167,6 +178,13 @@ func (d ConfigDTO) toDomain() (bot.Config, error) {
 	for _, t := range d.ClientTools {
 		c.ClientTools = append(c.ClientTools, bot.ClientTool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 	}
+	for i, h := range d.Handoffs {
+		id, err := h.BotID.parse("handoffs["+strconv.Itoa(i)+"].bot_id", true)
+		if err != nil {
+			return c, err
+		}
+		c.Handoffs = append(c.Handoffs, bot.Handoff{BotID: id, Description: h.Description})
+	}
 	return c, nil
 }
 
@@ -176,7 +194,7 @@ func newConfigDTO(c bot.Config) ConfigDTO {
 		Name: c.Name, Description: c.Description, IconURL: c.IconURL, Prompt: c.Prompt,
 		Model: ModelDTO{ModelID: c.Model.ModelID, Temperature: c.Model.Temperature, TopP: c.Model.TopP,
 			MaxTokens: c.Model.MaxTokens, ResponseFormat: c.Model.ResponseFormat},
-		Plugins: []PluginDTO{}, Workflows: []WorkflowDTO{}, Tables: []TableDTO{}, Variables: []VariableDTO{}, ClientTools: []ClientToolDTO{},
+		Plugins: []PluginDTO{}, Workflows: []WorkflowDTO{}, Tables: []TableDTO{}, Variables: []VariableDTO{}, ClientTools: []ClientToolDTO{}, Handoffs: []HandoffDTO{},
 		Onboarding:    OnboardingDTO{Prologue: c.Onboarding.Prologue, SuggestedQuestions: httpx.NonNil(c.Onboarding.SuggestedQuestions)},
 		SuggestReply:  SuggestReplyDTO{Enabled: c.SuggestReply.Enabled, Prompt: c.SuggestReply.Prompt},
 		HistoryRounds: c.HistoryRounds, MaxToolRounds: c.MaxToolRounds, Knowledge: newKnowledgeDTO(c.Knowledge),
@@ -199,6 +217,9 @@ func newConfigDTO(c bot.Config) ConfigDTO {
 	}
 	for _, t := range c.ClientTools {
 		d.ClientTools = append(d.ClientTools, ClientToolDTO{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
+	}
+	for _, h := range c.Handoffs {
+		d.Handoffs = append(d.Handoffs, HandoffDTO{BotID: idText(strconv.FormatInt(h.BotID, 10)), Description: h.Description, Name: h.Name})
 	}
 	return d
 }
