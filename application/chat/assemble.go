@@ -101,6 +101,8 @@ func (s *Service) build(ctx context.Context, b *bot.Bot, cfg *bot.Config, m *llm
 		return nil, fmt.Errorf("sub-agents of bot %d: %w", b.ID, err)
 	}
 	tools = append(tools, subs...)
+	sourced := len(tools) > own
+	tools = append(tools, transferTools(cfg, toolNames(ctx, tools))...)
 	if err := uniqueToolNames(ctx, b.ID, tools); err != nil {
 		return nil, err
 	}
@@ -118,7 +120,7 @@ func (s *Service) build(ctx context.Context, b *bot.Bot, cfg *bot.Config, m *llm
 		return nil, fmt.Errorf("build agent: %w", err)
 	}
 	return &compiled{agent: ag, model: cm, options: modelOptions(cfg.Model), modelID: m.ID, clientTools: clients,
-		sourced: len(tools) > own, vision: m.Capabilities.Vision, origins: toolOrigins(ctx, tools), descriptions: toolDescriptions(ctx, tools)}, nil
+		sourced: sourced, vision: m.Capabilities.Vision, origins: toolOrigins(ctx, tools), descriptions: toolDescriptions(ctx, tools)}, nil
 }
 
 // toolOrigins maps each tool's name to where it comes from, for hooks.

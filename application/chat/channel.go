@@ -67,6 +67,9 @@ func (s *Service) StartForChannel(ctx context.Context, req ChannelRequest, sink 
 	}
 	pl := turnPlan{bot: b, cfg: &v.Config, compiled: c, version: v.Number, conv: conv, history: history, values: values,
 		connector: req.ChannelID}
+	if err := s.followActive(ctx, &pl, RequestTools{}, req.UserID); err != nil {
+		return nil, err
+	}
 	return s.begin(ctx, pl, Request{BotID: b.ID, ConversationID: conv.ID, UserID: req.UserID,
 		AdditionalMessages: msgs, AutoSaveHistory: true}, sink)
 }

@@ -17,6 +17,9 @@ import (
 type state struct {
 	Transcript []*schema.Message `json:"transcript"`
 	Asked      *askedTool        `json:"asked,omitempty"`
+	// BotID is the bot that was answering, when the conversation was
+	// handed to another bot than the chat's; 0: the chat's bot.
+	BotID int64 `json:"bot_id,omitempty"`
 }
 
 // persist stores the turn's messages and the chat's outcome, then tells
@@ -73,7 +76,7 @@ func (s *Service) persist(ctx context.Context, t *turn, rs *runState, runErr err
 // OpenAI-compatible providers require.
 func (s *Service) transcript(rs *runState) []byte {
 	if rs.asked != nil && rs.askedFrom != nil {
-		b, _ := json.Marshal(state{Transcript: rs.askedFrom, Asked: rs.asked})
+		b, _ := json.Marshal(state{Transcript: rs.askedFrom, Asked: rs.asked, BotID: rs.t.handedTo()})
 		return b
 	}
 	if (len(rs.pending) == 0 && rs.asked == nil) || rs.calling == nil {
@@ -81,7 +84,7 @@ func (s *Service) transcript(rs *runState) []byte {
 	}
 	msgs := append(append([]*schema.Message{}, rs.lastInput...), rs.calling)
 	msgs = append(msgs, rs.results...)
-	b, _ := json.Marshal(state{Transcript: msgs, Asked: rs.asked})
+	b, _ := json.Marshal(state{Transcript: msgs, Asked: rs.asked, BotID: rs.t.handedTo()})
 	return b
 }
 

@@ -48,11 +48,11 @@ func (s *Service) openQuestion(ctx context.Context, conversationID int64, b *bot
 	if err != nil {
 		return nil, err
 	}
-	if prev.BotID != b.ID || prev.Status != conversation.ChatCompleted || len(prev.State) == 0 {
+	if prev.Status != conversation.ChatCompleted || len(prev.State) == 0 {
 		return nil, nil
 	}
 	var st state
-	if json.Unmarshal(prev.State, &st) != nil || st.Asked == nil {
+	if json.Unmarshal(prev.State, &st) != nil || st.Asked == nil || st.answering(prev) != b.ID {
 		return nil, nil
 	}
 	return &resumeTurn{bot: b, asked: st.Asked, transcript: st.Transcript}, nil

@@ -37,6 +37,10 @@ type runState struct {
 	// sources are the documents recalled for the answer, cited at its end
 	// when the bot shows its sources.
 	sources []string
+	// handoff is the transfer a tool asked for in the current rounds, and
+	// handoffs counts the transfers of the turn.
+	handoff  *handoff
+	handoffs int
 }
 
 // failModel notes that a model call failed.

@@ -43,6 +43,12 @@ type Deps struct {
 	// Opener opens the conversations sub-agents run in; nil: calling a
 	// sub-agent fails.
 	Opener ConversationOpener
+	// MaxHandoffs bounds the transfers of one turn; 0 means
+	// DefaultMaxHandoffs.
+	MaxHandoffs int
+	// ActiveBots records the bot a conversation was handed to; nil: a
+	// handoff lasts only for the turn.
+	ActiveBots ActiveBots
 }
 
 // Service runs chats.
@@ -71,6 +77,9 @@ func New(d Deps) *Service {
 	}
 	d.Limits = d.Limits.WithDefaults()
 	d.SubAgents = d.SubAgents.withDefaults()
+	if d.MaxHandoffs <= 0 {
+		d.MaxHandoffs = DefaultMaxHandoffs
+	}
 	if d.AgentCacheSize <= 0 {
 		d.AgentCacheSize = 512
 	}

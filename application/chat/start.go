@@ -72,6 +72,9 @@ func (s *Service) Start(ctx context.Context, p identity.Principal, req Request, 
 		return nil, err
 	}
 	pl := turnPlan{bot: b, cfg: cfg, compiled: c, version: version, conv: conv, history: history, values: values, connector: connector}
+	if err := s.followActive(ctx, &pl, req.Tools, req.UserID); err != nil {
+		return nil, err
+	}
 	return s.begin(ctx, pl, req, sink)
 }
 
@@ -87,12 +90,15 @@ type turnPlan struct {
 	history   []conversation.Message
 	values    func() (map[string]string, error)
 	connector string
+	// owner and ownerVersion are the chat's bot when the conversation was
+	// handed to another bot, which answers (handoff_start.go); 0: bot.
+	owner, ownerVersion int64
 }
 
 // begin records the chat and its question and launches the run, as Start
 // describes.
 func (s *Service) begin(ctx context.Context, pl turnPlan, req Request, sink Sink) (*conversation.Chat, error) {
-	b, cfg, c, version, conv, connector := pl.bot, pl.cfg, pl.compiled, pl.version, pl.conv, pl.connector
+	b, cfg, c, conv, connector := pl.bot, pl.cfg, pl.compiled, pl.conv, pl.connector
 	scope := variable.Scope{BotID: b.ID, ConnectorID: connector, UserID: req.UserID}
 	values, err := pl.values()
 	if err != nil {
@@ -102,12 +108,13 @@ func (s *Service) begin(ctx context.Context, pl turnPlan, req Request, sink Sink
 		values[k] = v
 	}
 	now := s.d.Now().UTC()
+	chatBot, chatVersion := pl.chatBot()
 	chat := &conversation.Chat{
 		ID: s.d.IDs.Next(), WorkspaceID: conv.WorkspaceID, ConversationID: conv.ID, SectionID: conv.SectionID,
-		BotID: b.ID, BotVersion: version, UserID: req.UserID, ConnectorID: connector,
+		BotID: chatBot, BotVersion: chatVersion, UserID: req.UserID, ConnectorID: connector,
 		Status: conversation.ChatInProgress, MetaData: nonNil(req.MetaData), CreatedAt: now,
 	}
-	t := &turn{chat: chat, cfg: cfg, compiled: c, scope: scope, sink: sink, hidden: !req.AutoSaveHistory}
+	t := &turn{chat: chat, cfg: cfg, compiled: c, scope: scope, sink: sink, hidden: !req.AutoSaveHistory, botID: b.ID}
 	if t.resume, err = s.openQuestion(ctx, conv.ID, b, c); err != nil {
 		return nil, fmt.Errorf("chat: open question: %w", err)
 	}
@@ -246,6 +253,7 @@ func (t *turn) storedInputs(s *Service, in []InputMessage) []*conversation.Messa
 			msg.ContentType = m.ContentType
 		}
 		msg.MetaData = nonNil(m.MetaData)
+		msg.BotID = t.chat.BotID
 		out[i] = msg
 	}
 	return out

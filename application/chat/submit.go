@@ -40,6 +40,9 @@ func (s *Service) SubmitWithTools(ctx context.Context, p identity.Principal, con
 	if err != nil {
 		return nil, err
 	}
+	if b, cfg, version, err = s.handedBot(ctx, chat, b, cfg, version); err != nil {
+		return nil, err
+	}
 	c, err := s.agentForRequest(ctx, b, cfg, version, tools)
 	if err != nil {
 		return nil, err
@@ -62,8 +65,8 @@ func (s *Service) SubmitWithTools(ctx context.Context, p identity.Principal, con
 	if err != nil {
 		return nil, err
 	}
-	t := &turn{chat: chat, cfg: cfg, compiled: c, sink: sink,
-		scope: variable.Scope{BotID: chat.BotID, ConnectorID: chat.ConnectorID, UserID: chat.UserID}}
+	t := &turn{chat: chat, cfg: cfg, compiled: c, sink: sink, botID: b.ID,
+		scope: variable.Scope{BotID: b.ID, ConnectorID: chat.ConnectorID, UserID: chat.UserID}}
 	t.hidden = s.chatIsHidden(ctx, chat)
 	byID := map[string]string{}
 	for _, o := range outputs {

@@ -24,7 +24,7 @@ import (
 //     find a question left open (question.go) and store the chat while
 //     launch starts the run.
 //  4. execute: the run, on its own goroutine: enter, rounds (rounds.go),
-//     [handoff], finishAnswer (finish.go), persist (persist.go), leave.
+//     handOver (handoff_step.go), finishAnswer (finish.go), persist (persist.go), leave.
 
 // turn is one run of a bot: a new chat, or a chat continuing with the
 // outputs of its client tools.
@@ -45,6 +45,9 @@ type turn struct {
 	// stored opens once the chat and its question are stored; nil when
 	// they were before the run began.
 	stored *storeGate
+	// botID is the bot answering when the conversation was handed to
+	// another bot than the chat's (handoff_step.go); 0: the chat's bot.
+	botID int64
 }
 
 // launch runs a turn on its own goroutine, detached from the request: a
@@ -74,9 +77,10 @@ func (s *Service) execute(ctx context.Context, t *turn) {
 	// question, a no-recall reply, or the agent's rounds; a client tool
 	// call or a tool's question ends them early.
 	err := s.rounds(ctx, t, rs)
-	// Handoff (not yet built) goes here: when a transfer tool named
-	// another bot during the rounds, the turn switches t to that bot's
-	// assembled agent and runs s.rounds again before finishing.
+	// Handoff (handoff_step.go): when a transfer tool named another bot
+	// during the rounds, the turn switches t to that bot's assembled agent
+	// and runs its rounds, and the conversation remembers who answers.
+	err = s.handOver(ctx, t, rs, err)
 	if err == nil && len(rs.pending) == 0 {
 		s.finishAnswer(ctx, t, rs)
 	}
@@ -127,7 +131,7 @@ func (t *turn) newMessage(s *Service, typ, content string) *conversation.Message
 	now := s.d.Now().UTC()
 	return &conversation.Message{
 		ID: s.d.IDs.Next(), WorkspaceID: t.chat.WorkspaceID, ConversationID: t.chat.ConversationID,
-		SectionID: t.chat.SectionID, BotID: t.chat.BotID, ChatID: t.chat.ID, Role: conversation.RoleAssistant,
+		SectionID: t.chat.SectionID, BotID: t.answering(), ChatID: t.chat.ID, Role: conversation.RoleAssistant,
 		Type: typ, Content: content, ContentType: conversation.ContentText, MetaData: map[string]string{},
 		Hidden: t.hidden, CreatedAt: now, UpdatedAt: now,
 	}

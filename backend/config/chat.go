@@ -18,18 +18,22 @@ type Chat struct {
 	// (PERGOLA_TURN_MODEL_CALLS).
 	SubAgentDepth  int `yaml:"subagent_depth"`
 	TurnModelCalls int `yaml:"turn_model_calls"`
+	// MaxHandoffs bounds the transfers of one turn from bot to bot; past
+	// it the transfer tool tells the model to answer itself.
+	MaxHandoffs int `yaml:"max_handoffs"`
 }
 
 // DefaultChat returns the default limits: 32,000 characters a message,
-// 128,000 of history, sub-agents 3 deep, 50 model calls a turn.
+// 128,000 of history, sub-agents 3 deep, 50 model calls a turn, 3
+// handoffs a turn.
 func DefaultChat() Chat {
-	return Chat{MaxMessageChars: 32_000, MaxHistoryChars: 128_000, SubAgentDepth: 3, TurnModelCalls: 50}
+	return Chat{MaxMessageChars: 32_000, MaxHistoryChars: 128_000, SubAgentDepth: 3, TurnModelCalls: 50, MaxHandoffs: 3}
 }
 
 func applyChatEnv(c *Chat, env Lookup) error {
 	for key, dst := range map[string]*int{"PERGOLA_MAX_MESSAGE_CHARS": &c.MaxMessageChars,
 		"PERGOLA_MAX_HISTORY_CHARS": &c.MaxHistoryChars, "PERGOLA_SUBAGENT_DEPTH": &c.SubAgentDepth,
-		"PERGOLA_TURN_MODEL_CALLS": &c.TurnModelCalls} {
+		"PERGOLA_TURN_MODEL_CALLS": &c.TurnModelCalls, "PERGOLA_MAX_HANDOFFS": &c.MaxHandoffs} {
 		if v, ok := env(key); ok {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil {
@@ -57,6 +61,9 @@ func (c Chat) validate() error {
 	}
 	if c.TurnModelCalls < 1 || c.TurnModelCalls > 1000 {
 		return fmt.Errorf("PERGOLA_TURN_MODEL_CALLS: must be between 1 and 1000 model calls a turn, got %d", c.TurnModelCalls)
+	}
+	if c.MaxHandoffs < 1 || c.MaxHandoffs > 20 {
+		return fmt.Errorf("PERGOLA_MAX_HANDOFFS: must be between 1 and 20 handoffs a turn, got %d", c.MaxHandoffs)
 	}
 	return nil
 }

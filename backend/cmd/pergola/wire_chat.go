@@ -32,7 +32,7 @@ func newChat(db *sqlstore.DB, chats *sqlstore.ChatStore, log *slog.Logger, metri
 		Models: models, ChatModels: chatModels{inner: provider.Factory{HTTPClient: modelHTTP}, shares: sh}, IDs: db.IDs(), Broadcaster: bus,
 		Tools: tools, Resumer: resumer, Published: bots, Files: files, Hooks: []chatapp.Hook{metricsHook, traceHook}, Log: log,
 		Knowledge: recall, Limits: textLimits(cfg), URLs: guard, Opener: db.Conversations(),
-		SubAgents: chatapp.SubAgentLimits{Depth: cfg.Chat.SubAgentDepth, TurnModelCalls: cfg.Chat.TurnModelCalls},
+		SubAgents: chatapp.SubAgentLimits{Depth: cfg.Chat.SubAgentDepth, TurnModelCalls: cfg.Chat.TurnModelCalls}, MaxHandoffs: cfg.Chat.MaxHandoffs, ActiveBots: db.Conversations(),
 	}), nil
 }
 
