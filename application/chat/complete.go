@@ -71,7 +71,8 @@ func (s *Service) Complete(ctx context.Context, p identity.Principal, req Comple
 	now := s.d.Now().UTC()
 	chat := &conversation.Chat{ID: s.d.IDs.Next(), WorkspaceID: b.WorkspaceID, BotID: b.ID, BotVersion: version,
 		UserID: user, ConnectorID: ConnectorOpenAI, Status: conversation.ChatInProgress, CreatedAt: now, MetaData: map[string]string{}}
-	t := &turn{chat: chat, cfg: cfg, compiled: c, scope: scope, sink: sink, ephemeral: true}
+	t := &turn{chat: chat, cfg: cfg, compiled: c, scope: scope, sink: sink, ephemeral: true,
+		home: &handoff{bot: b, cfg: cfg, version: version}}
 	t.input = append([]*schema.Message{schema.SystemMessage(systemPrompt(cfg, values, now))}, completionInput(req.Messages)...)
 	t.input = fitHistory(t.input, s.d.Limits.HistoryChars)
 	return s.launchStored(ctx, t, nil)

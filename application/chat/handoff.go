@@ -63,7 +63,8 @@ func (t transferTool) InvokableRun(ctx context.Context, args string, _ ...tool.O
 // published version, and the note for it.
 type handoff struct {
 	bot     *bot.Bot
-	version *bot.Version
+	cfg     *bot.Config
+	version int64
 	note    string
 }
 
@@ -76,12 +77,20 @@ func (s *Service) requestHandoff(ctx context.Context, rs *runState, to bot.Hando
 	done := rs.handoffs
 	rs.mu.Unlock()
 	if done >= s.d.MaxHandoffs {
-		return fmt.Sprintf("error: this turn was handed over %d times already, the most allowed; answer the user yourself", done), nil
+		return fmt.Sprintf("error: this turn reached its limit of %d handoffs; answer the user yourself", done), nil
 	}
 	if s.d.Published == nil {
 		return "error: handoffs are not available here; answer the user yourself", nil
 	}
 	c := rs.t.chat
+	if home := rs.t.home; home != nil && to.BotID == home.bot.ID {
+		// Back to the conversation's own bot: it runs as the chat does.
+		rs.mu.Lock()
+		defer rs.mu.Unlock()
+		rs.handoffs++
+		rs.handoff = &handoff{bot: home.bot, cfg: home.cfg, version: home.version, note: strings.TrimSpace(note)}
+		return "", nil
+	}
 	b, v, err := s.d.Published.ResolvePublished(ctx, to.BotID, targetConnector(c.ConnectorID))
 	switch {
 	case errors.Is(err, errs.ErrForbidden):
@@ -94,7 +103,7 @@ func (s *Service) requestHandoff(ctx context.Context, rs *runState, to bot.Hando
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	rs.handoffs++
-	rs.handoff = &handoff{bot: b, version: v, note: strings.TrimSpace(note)}
+	rs.handoff = &handoff{bot: b, cfg: &v.Config, version: v.Number, note: strings.TrimSpace(note)}
 	return "", nil
 }
 

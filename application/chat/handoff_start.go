@@ -40,7 +40,7 @@ func (s *Service) followActive(ctx context.Context, pl *turnPlan, rt RequestTool
 			return fmt.Errorf("chat: history for bot %d: %w", b.ID, err)
 		}
 	}
-	pl.owner, pl.ownerVersion = pl.bot.ID, pl.version
+	pl.home = &handoff{bot: pl.bot, cfg: pl.cfg, version: pl.version}
 	pl.bot, pl.cfg, pl.compiled, pl.version = b, &v.Config, c, v.Number
 	pl.values = s.prefetchValues(ctx, variable.Scope{BotID: b.ID, ConnectorID: pl.connector, UserID: userID}, v.Config.Variables)
 	return nil
@@ -49,10 +49,19 @@ func (s *Service) followActive(ctx context.Context, pl *turnPlan, rt RequestTool
 // chatBot is the bot and version a plan's chat belongs to: the
 // conversation's bot, also when another bot answers for it.
 func (pl *turnPlan) chatBot() (int64, int64) {
-	if pl.owner != 0 {
-		return pl.owner, pl.ownerVersion
+	if pl.home != nil {
+		return pl.home.bot.ID, pl.home.version
 	}
 	return pl.bot.ID, pl.version
+}
+
+// homeOf is the conversation's own bot as a plan's chat runs it, which a
+// transfer back to it returns to.
+func (pl *turnPlan) homeOf() *handoff {
+	if pl.home != nil {
+		return pl.home
+	}
+	return &handoff{bot: pl.bot, cfg: pl.cfg, version: pl.version}
 }
 
 // answering is the bot that was answering when the chat stopped.

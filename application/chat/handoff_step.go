@@ -55,8 +55,8 @@ func (rs *runState) takeHandoff() *handoff {
 // agent, its end user's keyword memory, its prompt with the transfer's
 // note, and the run scope its tools read from the returned context.
 func (s *Service) switchTo(ctx context.Context, t *turn, h *handoff) (context.Context, error) {
-	cfg := &h.version.Config
-	c, err := s.agentFor(ctx, h.bot, cfg, h.version.Number)
+	cfg := h.cfg
+	c, err := s.agentFor(ctx, h.bot, cfg, h.version)
 	if err != nil {
 		return ctx, err
 	}
@@ -69,7 +69,7 @@ func (s *Service) switchTo(ctx context.Context, t *turn, h *handoff) (context.Co
 	t.input = handoffInput(t.input, prompt)
 	t.cfg, t.compiled, t.scope, t.botID, t.resume = cfg, c, scope, h.bot.ID, nil
 	ch := t.chat
-	return bot.WithRunScope(ctx, bot.RunScope{BotID: h.bot.ID, WorkspaceID: ch.WorkspaceID, Version: h.version.Number,
+	return bot.WithRunScope(ctx, bot.RunScope{BotID: h.bot.ID, WorkspaceID: ch.WorkspaceID, Version: h.version,
 		ConnectorID: ch.ConnectorID, UserID: ch.UserID, ChatID: ch.ID, ConversationID: ch.ConversationID, AppID: appOf(cfg)}), nil
 }
 

@@ -90,9 +90,9 @@ type turnPlan struct {
 	history   []conversation.Message
 	values    func() (map[string]string, error)
 	connector string
-	// owner and ownerVersion are the chat's bot when the conversation was
-	// handed to another bot, which answers (handoff_start.go); 0: bot.
-	owner, ownerVersion int64
+	// home is the chat's bot when the conversation was handed to another
+	// bot, which answers (handoff_start.go); nil: bot.
+	home *handoff
 }
 
 // begin records the chat and its question and launches the run, as Start
@@ -114,7 +114,8 @@ func (s *Service) begin(ctx context.Context, pl turnPlan, req Request, sink Sink
 		BotID: chatBot, BotVersion: chatVersion, UserID: req.UserID, ConnectorID: connector,
 		Status: conversation.ChatInProgress, MetaData: nonNil(req.MetaData), CreatedAt: now,
 	}
-	t := &turn{chat: chat, cfg: cfg, compiled: c, scope: scope, sink: sink, hidden: !req.AutoSaveHistory, botID: b.ID}
+	t := &turn{chat: chat, cfg: cfg, compiled: c, scope: scope, sink: sink, hidden: !req.AutoSaveHistory, botID: b.ID,
+		home: pl.homeOf()}
 	if t.resume, err = s.openQuestion(ctx, conv.ID, b, c); err != nil {
 		return nil, fmt.Errorf("chat: open question: %w", err)
 	}

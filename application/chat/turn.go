@@ -48,6 +48,9 @@ type turn struct {
 	// botID is the bot answering when the conversation was handed to
 	// another bot than the chat's (handoff_step.go); 0: the chat's bot.
 	botID int64
+	// home is the conversation's own bot as the chat runs it, which a
+	// transfer back returns to; nil: resolved like any target.
+	home *handoff
 }
 
 // launch runs a turn on its own goroutine, detached from the request: a
