@@ -703,7 +703,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a bot's draft as a new version
-         * @description Stores the current draft as the next immutable version (numbered one above the last) and makes it the one channels run. The body may be empty. Errors: 400 for an unknown connector id or a draft that no longer passes the rules (e.g. its model was removed); 404 for a bot out of reach.
+         * @description Stores the current draft as the next immutable version (numbered one above the last) and makes it the one channels run. The body may be empty. Besides the bot's own channels, connector_ids may name a channel of another bot of the workspace that lists this bot among its handoffs: there this bot answers the conversations handed to it. Errors: 400 for an unknown connector id or a draft that no longer passes the rules (e.g. its model was removed); 404 for a bot out of reach.
          */
         post: operations["publishBot"];
         delete?: never;
@@ -3510,6 +3510,8 @@ export interface components {
             /** @description Knowledge settings, as Coze's bot API takes them; answers give `dataset_ids` as strings and every field. */
             knowledge?: components["schemas"]["CozeBotKnowledge"];
             sub_agents?: components["schemas"]["BotSubAgent"][];
+            /** @description Other bots of the workspace this bot may hand the conversation to. The model gets one tool per target, `transfer_to_<target name>` (or `transfer_to_bot_<id>` when the name has no usable characters or is taken), with an optional `note`. A transfer hands the conversation to the target's version published to the connector in use: it answers the rest of the turn and the next turns of the conversation, until it hands back or on; its answers carry its `bot_id`. At most `PERGOLA_MAX_HANDOFFS` (default 3) transfers a turn; past it, or to a target not published where the turn runs, the tool answers the model with the refusal. 400 naming `handoffs[i].bot_id` for the bot itself, a bot listed twice, or a bot of another workspace. */
+            handoffs?: components["schemas"]["BotHandoff"][];
         };
         /**
          * @description Where to publish: "1024" (the API: /v3/chat and /v1/chat/completions), "999" (the chat SDK; recorded, served by the web channel later) and ids of the bot's channels (see /api/bots/{id}/channels) that are not disabled; absent or empty means ["1024"]. Duplicates are dropped. Each connector serves the version last published to it: a bot not published to "1024" is refused on the API with 403. An unknown id, a channel of another bot or a disabled channel is 400 naming it.
@@ -3544,6 +3546,13 @@ export interface components {
             content_type: string;
             /** Format: int64 */
             created_at: number;
+        };
+        BotHandoff: {
+            bot_id: components["schemas"]["ID"];
+            /** @description When to transfer, for the model. */
+            description?: string;
+            /** @description The target's name when this configuration was saved, which names the transfer tool; ignored in writes. */
+            readonly name?: string;
         };
         BotKeywordValue: {
             keyword: string;
