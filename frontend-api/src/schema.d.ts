@@ -4240,6 +4240,8 @@ export interface components {
             updated_at: components["schemas"]["UnixTime"];
             meta_data: components["schemas"]["CozeMetaData"];
             last_section_id: components["schemas"]["ID"];
+            /** @description The bot the conversation was handed to (see the bot config's `handoffs`), which answers its next turns; "" while its own bot does. */
+            active_bot_id?: string;
         };
         CozeCreateDatasetEnvelope: components["schemas"]["Envelope"] & {
             data: {
@@ -4519,7 +4521,7 @@ export interface components {
         CozeMessage: {
             id: components["schemas"]["ID"];
             conversation_id: components["schemas"]["ID"];
-            /** @description "" when the conversation has no bot. */
+            /** @description The bot that wrote the message (after a handoff, the bot the conversation was handed to); "" when the conversation has no bot. */
             bot_id: string;
             /** @description The chat that produced it; "" for a message made outside a chat. */
             chat_id: string;

@@ -26,6 +26,9 @@ type Conversation struct {
 	UpdatedAt     int64             `json:"updated_at"`
 	MetaData      map[string]string `json:"meta_data"`
 	LastSectionID string            `json:"last_section_id"`
+	// ActiveBotID is the bot the conversation was handed to, which answers
+	// its turns; "" while its own bot does.
+	ActiveBotID string `json:"active_bot_id"`
 }
 
 // NewConversation converts a conversation to its wire shape.
@@ -33,7 +36,7 @@ func NewConversation(c *conversation.Conversation) Conversation {
 	return Conversation{
 		ID: httpx.ID(c.ID), Name: c.Name, BotID: httpx.OptionalID(c.BotID), ConnectorID: c.ConnectorID,
 		CreatedAt: httpx.Unix(c.CreatedAt), UpdatedAt: httpx.Unix(c.UpdatedAt),
-		MetaData: httpx.MetaData(c.MetaData), LastSectionID: httpx.OptionalID(c.SectionID),
+		MetaData: httpx.MetaData(c.MetaData), LastSectionID: httpx.OptionalID(c.SectionID), ActiveBotID: httpx.OptionalID(c.ActiveBotID),
 	}
 }
 

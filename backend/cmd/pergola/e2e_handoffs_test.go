@@ -46,6 +46,12 @@ func newHandoffBots(t *testing.T, c *chatSetup) handoffBots {
 	return h
 }
 
+// activeBot is the conversation's active_bot_id as Coze's retrieve shows it.
+func activeBot(t *testing.T, c *chatSetup, convID string) string {
+	t.Helper()
+	return str(c.s.call(t, "GET", "/v1/conversation/retrieve?conversation_id="+convID, bootstrapToken, nil).must(t, 200).data, "active_bot_id")
+}
+
 // lastPrompt is the system prompt of the model's latest request.
 func lastPrompt(c *chatSetup) string {
 	reqs := c.llm.Requests()
@@ -105,6 +111,9 @@ func handoffCoze(t *testing.T, c *chatSetup, h handoffBots) {
 	if p := lastPrompt(c); !strings.Contains(p, "You are Billing.") || !strings.Contains(p, "wants a refund") {
 		t.Fatalf("Billing's prompt = %q; want its persona and the note", p)
 	}
+	if got := activeBot(t, c, conv); got != h.billing {
+		t.Fatalf("active_bot_id = %q; want Billing (%s)", got, h.billing)
+	}
 
 	// The next turn, polled, is Billing's.
 	started := c.s.call(t, "POST", "/v3/chat?conversation_id="+conv, bootstrapToken, map[string]any{"bot_id": h.support, "user_id": "u1",
@@ -121,6 +130,9 @@ func handoffCoze(t *testing.T, c *chatSetup, h handoffBots) {
 	_, chat = streamTurn(t, c, h, conv, "#call transfer_to_Support {}")
 	if bot, _ := chatAnswer(t, c, conv, chat); bot != h.support || !strings.Contains(lastPrompt(c), "You are Support.") {
 		t.Fatalf("after handing back: answered by bot %s; want Support (%s)", bot, h.support)
+	}
+	if got := activeBot(t, c, conv); got != "" {
+		t.Fatalf("active_bot_id after handing back = %q; want \"\"", got)
 	}
 	_, chat = streamTurn(t, c, h, conv, "thanks")
 	if bot, text := chatAnswer(t, c, conv, chat); bot != h.support || text != "echo: thanks" {
