@@ -48,14 +48,15 @@ func (m *memStore) activeBot() int64 {
 }
 
 // newHandoffHarness is a harness whose bot 7 ("Support") hands off to
-// bot 8 ("Billing", published to the API, which hands back) and bot 9
+// bot 8 ("Billing", published to the API, which hands back and has a
+// client tool, lookup) and bot 9
 // ("Sales", published nowhere), with at most max handoffs a turn.
 func newHandoffHarness(t *testing.T, max int) *harness {
 	t.Helper()
 	h := newHarness(t, bot.Config{Name: "Support", Prompt: "You are Support.",
 		Handoffs: []bot.Handoff{{BotID: 8, Name: "Billing", Description: "billing questions"}, {BotID: 9, Name: "Sales"}}})
 	billing := bot.Config{Name: "Billing", Prompt: "You are Billing.", Model: bot.ModelSettings{ModelID: "fake"},
-		Handoffs: []bot.Handoff{{BotID: 7, Name: "Support"}}}
+		Handoffs: []bot.Handoff{{BotID: 7, Name: "Support"}}, ClientTools: []bot.ClientTool{{Name: "lookup"}}}
 	billing.Normalize()
 	sales := bot.Config{Name: "Sales", Prompt: "You are Sales.", Model: bot.ModelSettings{ModelID: "fake"}}
 	sales.Normalize()

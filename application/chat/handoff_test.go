@@ -112,3 +112,24 @@ func TestTransferToolNames(t *testing.T) {
 		t.Fatalf("names = %v, want %v", got, want)
 	}
 }
+
+// TestHandoffClientToolOutputs: a chat that stopped for the client tool
+// of the bot it was handed to continues with that bot when the outputs
+// come.
+func TestHandoffClientToolOutputs(t *testing.T) {
+	h := newHandoffHarness(t, 3)
+	chat, events := h.ask(t, "#call transfer_to_Billing {} #call lookup {}")
+	end := events[len(events)-2]
+	if end.Kind != EventRequiresAction || end.Chat.RequiredAction.ToolCalls[0].Name != "lookup" {
+		t.Fatalf("end = %v; want Billing's lookup waiting", kinds(events))
+	}
+	rec := newRecorder()
+	call := end.Chat.RequiredAction.ToolCalls[0]
+	if _, err := h.svc.Submit(t.Context(), h.who, 11, chat.ID, []conversation.ToolOutput{{ToolCallID: call.ID, Output: "42"}}, rec); err != nil {
+		t.Fatal(err)
+	}
+	a := lastAnswer(t, rec.wait(t))
+	if a.BotID != 8 || a.Content != "tool said: 42" || !strings.Contains(h.lastSystem(), "You are Billing.") {
+		t.Fatalf("after the outputs: bot %d %q; want Billing going on", a.BotID, a.Content)
+	}
+}
