@@ -37,7 +37,7 @@ func fullBotConfig(name string) bot.Config {
 		Knowledge: bot.KnowledgeSettings{KnowledgeIDs: []int64{11, 12}, AutoCall: true, ShowSource: true, NoRecallReply: "No idea.",
 			Retrieval: knowledge.Retrieval{Strategy: knowledge.StrategyHybrid, TopK: 4, MinScore: 0.25, RerankModel: "rr", Rewrite: true}},
 		SubAgents: []bot.SubAgent{{BotID: 13, Description: "writes poems", ReturnDirectly: true}, {BotID: 14, Description: "checks facts"}},
-		Handoffs: []bot.Handoff{{BotID: 13, Description: "billing questions", Name: "Billing"}},
+		Handoffs:  []bot.Handoff{{BotID: 13, Description: "billing questions", Name: "Billing"}},
 	}
 }
 
