@@ -8,9 +8,9 @@ import (
 	"github.com/pergola-ai/pergola/domain/errs"
 )
 
-// fakePublished serves published versions of other bots, each to the
+// channelPublished serves published versions of other bots, each to the
 // connectors listed.
-type fakePublished struct {
+type channelPublished struct {
 	bots map[int64]publishedBot
 }
 
@@ -20,7 +20,7 @@ type publishedBot struct {
 	connectors []string
 }
 
-func (f *fakePublished) ResolvePublished(_ context.Context, id int64, connector string) (*bot.Bot, *bot.Version, error) {
+func (f *channelPublished) ResolvePublished(_ context.Context, id int64, connector string) (*bot.Bot, *bot.Version, error) {
 	p, ok := f.bots[id]
 	if !ok {
 		return nil, nil, errs.NotFound("bot", idString(id))
@@ -61,7 +61,7 @@ func newHandoffHarness(t *testing.T, max int) *harness {
 	sales := bot.Config{Name: "Sales", Prompt: "You are Sales.", Model: bot.ModelSettings{ModelID: "fake"}}
 	sales.Normalize()
 	d := h.svc.d
-	d.Published = &fakePublished{bots: map[int64]publishedBot{
+	d.Published = &channelPublished{bots: map[int64]publishedBot{
 		8: {bot: bot.Bot{ID: 8, WorkspaceID: 1, PublishedVersion: 2}, version: bot.Version{BotID: 8, Number: 2, Config: billing}, connectors: []string{ConnectorAPI}},
 		9: {bot: bot.Bot{ID: 9, WorkspaceID: 1, PublishedVersion: 1}, version: bot.Version{BotID: 9, Number: 1, Config: sales}},
 	}}

@@ -8,8 +8,8 @@ import (
 	"github.com/pergola-ai/pergola/domain/conversation"
 )
 
-// lastAnswer is the last answer the turn's events carried.
-func lastAnswer(t *testing.T, events []Event) *conversation.Message {
+// answerOfTurn is the last answer the turn's events carried.
+func answerOfTurn(t *testing.T, events []Event) *conversation.Message {
 	t.Helper()
 	var m *conversation.Message
 	for _, e := range events {
@@ -42,7 +42,7 @@ func TestHandoffAnswersAndKeepsTheConversation(t *testing.T) {
 	if !first.HasTool("transfer_to_Billing") || !first.HasTool("transfer_to_Sales") {
 		t.Fatalf("Support's tools = %v, want a transfer tool per target", first.Tools)
 	}
-	answer := lastAnswer(t, events)
+	answer := answerOfTurn(t, events)
 	if answer.BotID != 8 || !strings.HasPrefix(answer.Content, "echo: #call transfer_to_Billing") {
 		t.Fatalf("answer = bot %d %q, want Billing's (8) echo", answer.BotID, answer.Content)
 	}
@@ -55,12 +55,12 @@ func TestHandoffAnswersAndKeepsTheConversation(t *testing.T) {
 	}
 
 	_, events = h.ask(t, "hello")
-	if a := lastAnswer(t, events); a.BotID != 8 || a.Content != "echo: hello" || !strings.Contains(h.lastSystem(), "You are Billing.") {
+	if a := answerOfTurn(t, events); a.BotID != 8 || a.Content != "echo: hello" || !strings.Contains(h.lastSystem(), "You are Billing.") {
 		t.Fatalf("next turn answered by bot %d %q with %q, want Billing", a.BotID, a.Content, h.lastSystem())
 	}
 
 	_, events = h.ask(t, "#call transfer_to_Support {}")
-	if a := lastAnswer(t, events); a.BotID != 7 || !strings.Contains(h.lastSystem(), "You are Support.") {
+	if a := answerOfTurn(t, events); a.BotID != 7 || !strings.Contains(h.lastSystem(), "You are Support.") {
 		t.Fatalf("after handing back: answered by bot %d, want Support (7)", a.BotID)
 	}
 	if got := h.store.activeBot(); got != 0 {
@@ -77,7 +77,7 @@ func TestHandoffLimitAndRefusals(t *testing.T) {
 	if chat.Status != conversation.ChatInProgress {
 		t.Fatalf("start = %s", chat.Status)
 	}
-	a := lastAnswer(t, events)
+	a := answerOfTurn(t, events)
 	if a.BotID != 7 || !strings.Contains(a.Content, "reached its limit of 2 handoffs") {
 		t.Fatalf("answer after two handoffs = bot %d %q, want Support telling the limit", a.BotID, a.Content)
 	}
@@ -87,7 +87,7 @@ func TestHandoffLimitAndRefusals(t *testing.T) {
 
 	h = newHandoffHarness(t, 3)
 	_, events = h.ask(t, "#call transfer_to_Sales {}")
-	a = lastAnswer(t, events)
+	a = answerOfTurn(t, events)
 	if a.BotID != 7 || !strings.Contains(a.Content, `cannot transfer to "Sales": it is not published to this channel`) {
 		t.Fatalf("answer = bot %d %q, want Support saying Sales is not published", a.BotID, a.Content)
 	}
@@ -128,7 +128,7 @@ func TestHandoffClientToolOutputs(t *testing.T) {
 	if _, err := h.svc.Submit(t.Context(), h.who, 11, chat.ID, []conversation.ToolOutput{{ToolCallID: call.ID, Output: "42"}}, rec); err != nil {
 		t.Fatal(err)
 	}
-	a := lastAnswer(t, rec.wait(t))
+	a := answerOfTurn(t, rec.wait(t))
 	if a.BotID != 8 || a.Content != "tool said: 42" || !strings.Contains(h.lastSystem(), "You are Billing.") {
 		t.Fatalf("after the outputs: bot %d %q; want Billing going on", a.BotID, a.Content)
 	}

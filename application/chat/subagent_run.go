@@ -45,7 +45,7 @@ func (s *Service) runSub(ctx context.Context, r subRun) (subOutcome, error) {
 	if parent == nil {
 		return subOutcome{text: "error: sub-agents run only inside a chat"}, nil
 	}
-	path := agentPath(ctx, parent.t.chat.BotID)
+	path := agentPath(ctx, parent.t.answering()) // after a handoff, the bot answering
 	if msg := s.checkPath(path, r.ref.BotID, r.botName); msg != "" {
 		return subOutcome{text: msg}, nil
 	}
