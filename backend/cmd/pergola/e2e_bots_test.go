@@ -96,7 +96,7 @@ func fullBotConfig() map[string]any {
 	return map[string]any{
 		"name": "Full", "description": "Every field", "icon_url": "https://example.com/icon.png", "prompt": "Hello {{city}}.",
 		"model":   map[string]any{"model_id": "fake", "temperature": 0.5, "top_p": 0.9, "max_tokens": float64(256), "response_format": "json"},
-		"plugins": []any{}, "workflows": []any{}, "tables": []any{}, "sub_agents": []any{},
+		"plugins": []any{}, "workflows": []any{}, "tables": []any{}, "sub_agents": []any{}, "handoffs": []any{},
 		"variables": []any{map[string]any{"keyword": "city", "default": "Paris", "description": "where", "show_in_prompt": true}},
 		"client_tools": []any{map[string]any{"name": "weather", "description": "forecast", "parameters": map[string]any{
 			"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}}}},
