@@ -37,7 +37,7 @@ func (rs *runState) handler() callbacks.Handler {
 		},
 		OnError: func(ctx context.Context, _ *callbacks.RunInfo, err error) context.Context {
 			rs.failModel()
-			rs.s.hook(ctx, Step{Kind: StepModelEnd, ChatID: rs.t.chat.ID, BotID: rs.t.chat.BotID, ModelID: rs.t.compiled.modelID,
+			rs.s.hook(ctx, Step{Kind: StepModelEnd, ChatID: rs.t.chat.ID, BotID: rs.t.answering(), ModelID: rs.t.compiled.modelID,
 				Duration: time.Since(rs.modelStart), Err: err})
 			return ctx
 		},
@@ -51,7 +51,7 @@ func (rs *runState) startModel(ctx context.Context, msgs []*schema.Message) {
 	rs.results = nil
 	rs.modelStart = time.Now()
 	rs.mu.Unlock()
-	rs.s.hook(ctx, Step{Kind: StepModelStart, ChatID: rs.t.chat.ID, BotID: rs.t.chat.BotID, ModelID: rs.t.compiled.modelID, Input: msgs})
+	rs.s.hook(ctx, Step{Kind: StepModelStart, ChatID: rs.t.chat.ID, BotID: rs.t.answering(), ModelID: rs.t.compiled.modelID, Input: msgs})
 }
 
 // readModelStream reads the callback's copy of a streamed model answer as
@@ -110,7 +110,7 @@ func (rs *runState) delta(ctx context.Context, text string) {
 	d.Content = text
 	rs.mu.Unlock()
 	rs.t.sink.Send(Event{Kind: EventMessageDelta, Message: &d})
-	rs.s.hook(ctx, Step{Kind: StepTextDelta, ChatID: rs.t.chat.ID, BotID: rs.t.chat.BotID, Text: text})
+	rs.s.hook(ctx, Step{Kind: StepTextDelta, ChatID: rs.t.chat.ID, BotID: rs.t.answering(), Text: text})
 }
 
 // endModel completes the model's message: its text as an answer (also when
@@ -145,7 +145,7 @@ func (rs *runState) endModel(ctx context.Context, full *schema.Message, usage co
 	for _, m := range done {
 		rs.t.sink.Send(Event{Kind: EventMessageDone, Message: m})
 	}
-	rs.s.hook(ctx, Step{Kind: StepModelEnd, ChatID: rs.t.chat.ID, BotID: rs.t.chat.BotID, ModelID: rs.t.compiled.modelID,
+	rs.s.hook(ctx, Step{Kind: StepModelEnd, ChatID: rs.t.chat.ID, BotID: rs.t.answering(), ModelID: rs.t.compiled.modelID,
 		Usage: usage, Duration: dur, Output: full})
 }
 
@@ -160,13 +160,13 @@ func functionCallContent(tc schema.ToolCall) string {
 }
 
 func (rs *runState) toolCall(ctx context.Context, name, callID, args string) {
-	rs.s.hook(ctx, Step{Kind: StepToolCall, ChatID: rs.t.chat.ID, BotID: rs.t.chat.BotID, ToolName: name, ToolCallID: callID, Arguments: args})
+	rs.s.hook(ctx, Step{Kind: StepToolCall, ChatID: rs.t.chat.ID, BotID: rs.t.answering(), ToolName: name, ToolCallID: callID, Arguments: args})
 }
 
 // toolResult records a server tool's result as a tool_response message;
 // client tools have none until the caller submits it.
 func (rs *runState) toolResult(ctx context.Context, name, callID, args, result string, dur time.Duration, err error) {
-	rs.s.hook(ctx, Step{Kind: StepToolResult, ChatID: rs.t.chat.ID, BotID: rs.t.chat.BotID, ToolName: name, ToolCallID: callID,
+	rs.s.hook(ctx, Step{Kind: StepToolResult, ChatID: rs.t.chat.ID, BotID: rs.t.answering(), ToolName: name, ToolCallID: callID,
 		Arguments: args, Text: result, Duration: dur, Err: err})
 	if rs.t.compiled.clientTools[name] {
 		return
