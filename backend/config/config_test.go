@@ -56,6 +56,7 @@ func TestBadSettingsNameTheSetting(t *testing.T) {
 		"PERGOLA_MODEL_WAIT":       {"PERGOLA_MODEL_WAIT": "soon"},
 		"PERGOLA_CODE_NICE":        {"PERGOLA_CODE_NICE": "20"},
 		"PERGOLA_PYTHON_WARM_MAX":  {"PERGOLA_PYTHON_WARM": "4", "PERGOLA_PYTHON_WARM_MAX": "3"},
+		"PERGOLA_MAX_HANDOFFS":     {"PERGOLA_MAX_HANDOFFS": "0"},
 	}
 	for setting, env := range cases {
 		t.Run(setting, func(t *testing.T) {
