@@ -67,7 +67,7 @@ func (s *Service) switchTo(ctx context.Context, t *turn, h *handoff) (context.Co
 	}
 	prompt := systemPrompt(cfg, values, s.d.Now()) + handoffNote(t.cfg.Name, h.note)
 	t.input = handoffInput(t.input, prompt)
-	t.cfg, t.compiled, t.scope, t.botID, t.resume = cfg, c, scope, h.bot.ID, nil
+	t.cfg, t.compiled, t.scope, t.botID, t.botVersion, t.resume = cfg, c, scope, h.bot.ID, h.version, nil
 	ch := t.chat
 	return bot.WithRunScope(ctx, bot.RunScope{BotID: h.bot.ID, WorkspaceID: ch.WorkspaceID, Version: h.version,
 		ConnectorID: ch.ConnectorID, UserID: ch.UserID, ChatID: ch.ID, ConversationID: ch.ConversationID, AppID: appOf(cfg)}), nil
@@ -128,6 +128,14 @@ func (t *turn) answering() int64 {
 		return t.botID
 	}
 	return t.chat.BotID
+}
+
+// answeringVersion is the version of the bot answering now.
+func (t *turn) answeringVersion() int64 {
+	if t.botID != 0 && t.botID != t.chat.BotID {
+		return t.botVersion
+	}
+	return t.chat.BotVersion
 }
 
 func quoteName(name string) string {

@@ -114,7 +114,7 @@ func (s *Service) begin(ctx context.Context, pl turnPlan, req Request, sink Sink
 		BotID: chatBot, BotVersion: chatVersion, UserID: req.UserID, ConnectorID: connector,
 		Status: conversation.ChatInProgress, MetaData: nonNil(req.MetaData), CreatedAt: now,
 	}
-	t := &turn{chat: chat, cfg: cfg, compiled: c, scope: scope, sink: sink, hidden: !req.AutoSaveHistory, botID: b.ID,
+	t := &turn{chat: chat, cfg: cfg, compiled: c, scope: scope, sink: sink, hidden: !req.AutoSaveHistory, botID: b.ID, botVersion: pl.version,
 		home: pl.homeOf()}
 	if t.resume, err = s.openQuestion(ctx, conv.ID, b, c); err != nil {
 		return nil, fmt.Errorf("chat: open question: %w", err)

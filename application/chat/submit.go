@@ -65,7 +65,7 @@ func (s *Service) SubmitWithTools(ctx context.Context, p identity.Principal, con
 	if err != nil {
 		return nil, err
 	}
-	t := &turn{chat: chat, cfg: cfg, compiled: c, sink: sink, botID: b.ID,
+	t := &turn{chat: chat, cfg: cfg, compiled: c, sink: sink, botID: b.ID, botVersion: version,
 		scope: variable.Scope{BotID: b.ID, ConnectorID: chat.ConnectorID, UserID: chat.UserID}}
 	t.hidden = s.chatIsHidden(ctx, chat)
 	byID := map[string]string{}

@@ -46,8 +46,9 @@ type turn struct {
 	// they were before the run began.
 	stored *storeGate
 	// botID is the bot answering when the conversation was handed to
-	// another bot than the chat's (handoff_step.go); 0: the chat's bot.
-	botID int64
+	// another bot than the chat's (handoff_step.go), and its version; 0:
+	// the chat's bot.
+	botID, botVersion int64
 	// home is the conversation's own bot as the chat runs it, which a
 	// transfer back returns to; nil: resolved like any target.
 	home *handoff
@@ -99,7 +100,7 @@ func (s *Service) enter(ctx context.Context, t *turn) (context.Context, *runStat
 	ctx = context.WithValue(ctx, runKey{}, rs)
 	ctx = withTurnBudget(ctx, s.d.SubAgents.TurnModelCalls) // a sub-agent's turn spends its caller's
 	c := t.chat
-	ctx = bot.WithRunScope(ctx, bot.RunScope{BotID: c.BotID, WorkspaceID: c.WorkspaceID, Version: c.BotVersion,
+	ctx = bot.WithRunScope(ctx, bot.RunScope{BotID: t.answering(), WorkspaceID: c.WorkspaceID, Version: t.answeringVersion(),
 		ConnectorID: c.ConnectorID, UserID: c.UserID, ChatID: c.ID, ConversationID: c.ConversationID, AppID: appOf(t.cfg)})
 	start := Step{Kind: StepTurnStart, ChatID: c.ID, BotID: c.BotID, ModelID: t.compiled.modelID}
 	if t.resume != nil {
