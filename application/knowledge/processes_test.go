@@ -9,12 +9,14 @@ import (
 	"time"
 
 	identityapp "github.com/pergola-ai/pergola/application/identity"
+	"github.com/pergola-ai/pergola/application/invalidation"
 	knowledgeapp "github.com/pergola-ai/pergola/application/knowledge"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
 	"github.com/pergola-ai/pergola/domain/knowledge"
 	kbmysql "github.com/pergola-ai/pergola/infra/knowledgestore/mysql"
 	kbsqlite "github.com/pergola-ai/pergola/infra/knowledgestore/sqlite"
+	"github.com/pergola-ai/pergola/infra/memory"
 	"github.com/pergola-ai/pergola/infra/sqlstore"
 	"github.com/pergola-ai/pergola/infra/testenv"
 )
@@ -41,9 +43,16 @@ func (c *switchChunker) Chunk(ctx context.Context, src knowledgeapp.Source, s kn
 	return c.blockChunker.Chunk(ctx, src, s, cols)
 }
 
-func newProcess(db *sqlstore.DB, ix knowledge.Index, owner string) *process {
+// newProcess starts a process whose bases are cached, kept fresh by a hub
+// on bus (standing for Redis between processes).
+func newProcess(t *testing.T, db *sqlstore.DB, ix knowledge.Index, bus *memory.InvalidationBus, owner string) *process {
+	hub := invalidation.NewHub(bus, invalidation.Options{TTL: time.Minute})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); hub.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
 	p := &process{queue: &queue{}, chunker: &switchChunker{}}
-	p.svc = knowledgeapp.New(knowledgeapp.Deps{Bases: db.Knowledge(), Documents: db.Knowledge(), Index: ix,
+	p.svc = knowledgeapp.New(knowledgeapp.Deps{Bases: knowledgeapp.NewCachedBases(db.Knowledge(), hub, 100), Documents: db.Knowledge(), Index: ix,
 		Access: identityapp.New(db.Users(), db.Workspaces(), db.Tokens()), Models: models{}, Chunker: p.chunker,
 		Embedder: &hashEmbedder{}, Reranker: reverser{}, Files: newMemFiles(), Fetcher: &pages{body: map[string]string{}},
 		Queue: p.queue, IDs: db.IDs(), Owner: owner, Lease: 30 * time.Second, EmbedBatch: 2})
@@ -61,7 +70,8 @@ func (p *process) work(t *testing.T) {
 // TestDocumentStatesFollowOtherProcessesSQLite and ...MariaDB: a process
 // recalls from the document states it cached at the index revision; a
 // document another process refreshes (processing), fails, renames or
-// deletes shows so in the first process's next recall.
+// deletes shows so in the first process's next recall, and so does a
+// knowledge base the other renames (its cache is dropped through the hub).
 func TestDocumentStatesFollowOtherProcessesSQLite(t *testing.T) {
 	dir := t.TempDir()
 	open := func() (*sqlstore.DB, knowledge.Index) {
@@ -96,7 +106,8 @@ func testStatesAcrossProcesses(t *testing.T, open func() (*sqlstore.DB, knowledg
 	_, err := dbA.Migrate(ctx)
 	mustNot(t, err)
 	dbB, ixB := open()
-	a, b := newProcess(dbA, ixA, "a"), newProcess(dbB, ixB, "b")
+	bus := memory.NewInvalidationBus()
+	a, b := newProcess(t, dbA, ixA, bus, "a"), newProcess(t, dbB, ixB, bus, "b")
 	owner, ws := ownerAndWorkspace(t, dbA)
 	kb, err := a.svc.Create(ctx, owner, knowledgeapp.CreateInput{WorkspaceID: ws, Name: "Handbook", Format: knowledge.FormatText})
 	mustNot(t, err)
@@ -105,6 +116,7 @@ func testStatesAcrossProcesses(t *testing.T, open func() (*sqlstore.DB, knowledg
 	mustNot(t, err)
 	a.work(t)
 	leave, office := docs[0].ID, docs[1].ID
+	baseName := "Handbook"
 	recalled := func(want ...string) {
 		t.Helper()
 		hits, err := a.svc.Recall(ctx, knowledgeapp.RecallQuery{WorkspaceID: ws, KnowledgeIDs: []int64{kb.ID}, Query: "paid leave office hours",
@@ -113,6 +125,9 @@ func testStatesAcrossProcesses(t *testing.T, open func() (*sqlstore.DB, knowledg
 		var names []string
 		for _, h := range hits {
 			names = append(names, h.DocumentName)
+			if h.KnowledgeName != baseName {
+				t.Fatalf("process a recalled from knowledge base %q, want %q", h.KnowledgeName, baseName)
+			}
 		}
 		slices.Sort(names)
 		if !slices.Equal(names, want) {
@@ -138,6 +153,10 @@ func testStatesAcrossProcesses(t *testing.T, open func() (*sqlstore.DB, knowledg
 
 	name := "opening hours"
 	_, err = b.svc.UpdateDocument(ctx, owner, kb.ID, office, knowledgeapp.DocumentPatch{Name: &name})
+	mustNot(t, err)
+	recalled("leave", "opening hours")
+	baseName = "Staff handbook"
+	_, err = b.svc.Update(ctx, owner, kb.ID, knowledgeapp.Patch{Name: &baseName})
 	mustNot(t, err)
 	recalled("leave", "opening hours")
 	mustNot(t, b.svc.DeleteDocuments(ctx, owner, kb.ID, []int64{office}))
