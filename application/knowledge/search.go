@@ -151,7 +151,7 @@ func (s *Service) retrieve(ctx context.Context, workspaceID int64, bases []knowl
 		return nil, err
 	}
 	q := &candidateQuery{scope: v.scope(workspaceID, bases), bases: bases, text: query, strategy: r.Strategy}
-	hits, err := s.candidates(ctx, q, min(r.TopK*3, 3*MaxTopK))
+	hits, err := s.candidates(ctx, q, candidates(r))
 	if err != nil {
 		return nil, err
 	}
@@ -162,6 +162,17 @@ func (s *Service) retrieve(ctx context.Context, workspaceID int64, bases []knowl
 		}
 	}
 	return cut(recalled, r), nil
+}
+
+// candidates is how many chunks a retrieval asks the index for: three
+// times top_k when a fusion or a rerank reorders them, else top_k, the
+// first of one ranking being its answer (the index loads every chunk it
+// returns).
+func candidates(r knowledge.Retrieval) int {
+	if r.Strategy == knowledge.StrategyHybrid || r.RerankModel != "" {
+		return min(r.TopK*3, 3*MaxTopK)
+	}
+	return r.TopK
 }
 
 // cut drops hits under min_score and keeps top_k.

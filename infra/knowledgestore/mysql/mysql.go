@@ -44,6 +44,10 @@ func Open(ctx context.Context, dsn string) (*Index, error) {
 	}
 	cfg.Collation = "utf8mb4_unicode_ci"
 	cfg.MultiStatements = false
+	// A query with arguments is one round trip, not a prepare, an
+	// execute and a close: a search's reads (revisions, hits) each cost
+	// that much less. Safe with utf8mb4, which the collation sets.
+	cfg.InterpolateParams = true
 	connector, err := gomysql.NewConnector(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("knowledge index: MySQL DSN: %w", err)
