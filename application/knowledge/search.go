@@ -151,7 +151,7 @@ func (s *Service) retrieve(ctx context.Context, workspaceID int64, bases []knowl
 		return nil, err
 	}
 	q := &candidateQuery{scope: v.scope(workspaceID, bases), bases: bases, text: query, strategy: r.Strategy}
-	hits, err := s.candidates(ctx, q, candidates(r))
+	hits, err := s.candidates(ctx, q, candidateCount(r))
 	if err != nil {
 		return nil, err
 	}
@@ -164,11 +164,11 @@ func (s *Service) retrieve(ctx context.Context, workspaceID int64, bases []knowl
 	return cut(recalled, r), nil
 }
 
-// candidates is how many chunks a retrieval asks the index for: three
+// candidateCount is how many chunks a retrieval asks the index for: three
 // times top_k when a fusion or a rerank reorders them, else top_k, the
 // first of one ranking being its answer (the index loads every chunk it
 // returns).
-func candidates(r knowledge.Retrieval) int {
+func candidateCount(r knowledge.Retrieval) int {
 	if r.Strategy == knowledge.StrategyHybrid || r.RerankModel != "" {
 		return min(r.TopK*3, 3*MaxTopK)
 	}
