@@ -24,8 +24,9 @@ func (s *Store) Revisions(ctx context.Context, workspaceID int64, knowledgeIDs [
 // revisions reads the current revision of each base: one indexed query
 // that tells whether the cached vectors are still valid.
 func (s *Store) revisions(ctx context.Context, workspaceID int64, knowledgeIDs []int64) (map[int64]int64, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT knowledge_id, revision FROM knowledge_index_revisions WHERE workspace_id = ? AND knowledge_id IN "+
-		inList(len(knowledgeIDs)), append([]any{workspaceID}, int64Args(knowledgeIDs)...)...)
+	in, args := paddedIn(knowledgeIDs)
+	rows, err := s.query(ctx, "SELECT knowledge_id, revision FROM knowledge_index_revisions WHERE workspace_id = ? AND knowledge_id IN "+in,
+		append([]any{workspaceID}, args...)...)
 	if err != nil {
 		return nil, err
 	}

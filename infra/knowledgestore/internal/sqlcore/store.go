@@ -50,6 +50,7 @@ type Store struct {
 	cfg   Config
 	cache *knowledgestore.VectorCache
 	warm  warmer
+	stmts stmts
 }
 
 // New returns a Store on db, whose tables the engine has created.
@@ -62,6 +63,7 @@ func New(db *sql.DB, cfg Config) *Store {
 func (s *Store) Close() {
 	s.warm.stop()
 	s.cache.Close()
+	s.stmts.close()
 }
 
 // CachedBases returns how many knowledge bases' vectors are in memory.
