@@ -17,16 +17,20 @@
 #
 # PGlite is PostgreSQL compiled to WASM, one process and one session: its
 # figures show that the pgvector path works, not what PostgreSQL does.
-# Usage: scripts/bench-knowledge.sh [--mariadb|--pgvector] [--size 10k|100k] [bench flags: -n 300 -turns 200 -phases search,chat ...]
+# --profile adds the profile phase: a CPU profile of the server per bot
+#             (no knowledge, then each strategy), each one's top printed;
+#             PERGOLA_BENCH_PROFILES=DIR keeps the profiles and the binary.
+# Usage: scripts/bench-knowledge.sh [--mariadb|--pgvector] [--size 10k|100k] [--profile] [bench flags: -n 300 -turns 200 -phases search,chat ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bench/lib.sh
-store=sqlite size=10k
+store=sqlite size=10k profile=0
 while [ $# -gt 0 ]; do
   case $1 in
     --mariadb) store=mariadb; shift ;;
     --pgvector) store=pgvector; shift ;;
     --size) size=$2; shift 2 ;;
+    --profile) profile=1; shift ;;
     *) break ;;
   esac
 done
@@ -48,4 +52,10 @@ if [ $store = pgvector ]; then
 fi
 backend_env+=(PERGOLA_KNOWLEDGE_MAX_CHUNKS=20000)
 start_server main
-"$tmp/bench-knowledge" -base "$main_url" -token $token -llm "$llm_url" -pid "$main_pid" -label "$backend_label" "${corpus[@]}" "$@"
+extra=()
+if [ $profile = 1 ]; then mkdir -p "$tmp/prof"; extra=(-pprof "$main_pprof" -profile "$tmp/prof"); fi
+"$tmp/bench-knowledge" -base "$main_url" -token $token -llm "$llm_url" -pid "$main_pid" -label "$backend_label" "${corpus[@]}" "${extra[@]}" "$@"
+if [ $profile = 1 ]; then
+  print_profiles "$tmp/prof"
+  if [ -n "${PERGOLA_BENCH_PROFILES:-}" ]; then mkdir -p "$PERGOLA_BENCH_PROFILES"; cp "$tmp/prof"/*.pprof "$tmp/pergola" "$PERGOLA_BENCH_PROFILES/"; fi
+fi

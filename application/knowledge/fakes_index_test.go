@@ -20,22 +20,31 @@ import (
 type memIndex struct {
 	mu     sync.Mutex
 	chunks map[int64]knowledge.Chunk
+	revs   map[[2]int64]int64 // by workspace and knowledge base
 }
 
-func newMemIndex() *memIndex { return &memIndex{chunks: map[int64]knowledge.Chunk{}} }
+func newMemIndex() *memIndex {
+	return &memIndex{chunks: map[int64]knowledge.Chunk{}, revs: map[[2]int64]int64{}}
+}
 
 func (x *memIndex) PutChunks(_ context.Context, cs []knowledge.Chunk) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, c := range cs {
+		if old, ok := x.chunks[c.ID]; ok {
+			x.revs[[2]int64{old.WorkspaceID, old.KnowledgeID}]++
+		}
 		x.chunks[c.ID] = c
+		x.revs[[2]int64{c.WorkspaceID, c.KnowledgeID}]++
 	}
 	return nil
 }
 
-func (x *memIndex) remove(keep func(c knowledge.Chunk) bool) {
+// remove drops the chunks of a base keep refuses and grows its revision.
+func (x *memIndex) remove(ws, kb int64, keep func(c knowledge.Chunk) bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.revs[[2]int64{ws, kb}]++
 	for id, c := range x.chunks {
 		if !keep(c) {
 			delete(x.chunks, id)
@@ -43,20 +52,39 @@ func (x *memIndex) remove(keep func(c knowledge.Chunk) bool) {
 	}
 }
 
+func (x *memIndex) Revisions(_ context.Context, ws int64, kbs []int64) (map[int64]int64, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	out := map[int64]int64{}
+	for _, kb := range kbs {
+		if r, ok := x.revs[[2]int64{ws, kb}]; ok {
+			out[kb] = r
+		}
+	}
+	return out, nil
+}
+
+func (x *memIndex) Touch(_ context.Context, ws, kb int64) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.revs[[2]int64{ws, kb}]++
+	return nil
+}
+
 func (x *memIndex) DeleteDocument(_ context.Context, ws, kb, doc int64) error {
-	x.remove(func(c knowledge.Chunk) bool {
+	x.remove(ws, kb, func(c knowledge.Chunk) bool {
 		return !(c.WorkspaceID == ws && c.KnowledgeID == kb && c.DocumentID == doc)
 	})
 	return nil
 }
 
 func (x *memIndex) DeleteBase(_ context.Context, ws, kb int64) error {
-	x.remove(func(c knowledge.Chunk) bool { return !(c.WorkspaceID == ws && c.KnowledgeID == kb) })
+	x.remove(ws, kb, func(c knowledge.Chunk) bool { return !(c.WorkspaceID == ws && c.KnowledgeID == kb) })
 	return nil
 }
 
 func (x *memIndex) DeleteChunks(_ context.Context, ws, kb int64, ids []int64) error {
-	x.remove(func(c knowledge.Chunk) bool {
+	x.remove(ws, kb, func(c knowledge.Chunk) bool {
 		return !(c.WorkspaceID == ws && c.KnowledgeID == kb && slices.Contains(ids, c.ID))
 	})
 	return nil

@@ -176,8 +176,9 @@ func (s *Service) sweep(ctx context.Context, d *knowledge.Document, kept map[int
 	return s.d.Index.DeleteChunks(ctx, d.WorkspaceID, d.KnowledgeID, stale)
 }
 
-// finish stores an attempt's outcome for its generation. An attempt that
-// lost the document stores nothing.
+// finish stores an attempt's outcome for its generation and announces the
+// document's new status (see touch). An attempt that lost the document
+// stores nothing.
 func (s *Service) finish(ctx context.Context, d *knowledge.Document, o knowledge.Outcome) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
@@ -188,5 +189,6 @@ func (s *Service) finish(ctx context.Context, d *knowledge.Document, o knowledge
 	if err != nil {
 		return fmt.Errorf("finish document %d: %w", d.ID, err)
 	}
+	s.touch(ctx, d)
 	return nil
 }

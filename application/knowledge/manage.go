@@ -65,6 +65,9 @@ func (s *Service) UpdateDocument(ctx context.Context, p identity.Principal, know
 	if err != nil {
 		return nil, fmt.Errorf("update document %d: %w", documentID, err)
 	}
+	if pt.Name != nil {
+		s.touch(ctx, out) // searches show the new name
+	}
 	return out, nil
 }
 
@@ -157,6 +160,7 @@ func (s *Service) requeue(ctx context.Context, d *knowledge.Document) (*knowledg
 	if err != nil {
 		return nil, fmt.Errorf("refresh document %d: %w", d.ID, err)
 	}
+	s.touch(ctx, out) // its chunks stop being recalled until it is ready again
 	s.enqueue(ctx, out)
 	return out, nil
 }

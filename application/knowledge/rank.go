@@ -67,32 +67,25 @@ func fuse(a, b []knowledge.Hit) []knowledge.Hit {
 	return out
 }
 
-// named names the hits' documents and knowledge bases, dropping hits
-// whose document no longer exists. The index already left out the
-// documents that were not ready when the retrieval began.
-func (s *Service) named(ctx context.Context, workspaceID int64, bases []knowledge.Base, hits []knowledge.Hit) ([]knowledge.Recalled, error) {
+// named names the hits' documents and knowledge bases, keeping only the
+// hits of documents that were ready at the view's revisions: the index
+// left out those that were not, this drops those it did not know of yet
+// (created since) and those deleted.
+func named(v *view, bases []knowledge.Base, hits []knowledge.Hit) []knowledge.Recalled {
 	if len(hits) == 0 {
-		return nil, nil
+		return nil
 	}
-	var ids []int64
-	for _, h := range hits {
-		ids = append(ids, h.Chunk.DocumentID)
-	}
-	docs, err := s.d.Documents.DocumentNames(ctx, workspaceID, ids)
-	if err != nil {
-		return nil, fmt.Errorf("load the documents of hits: %w", err)
-	}
-	names := map[int64]string{}
+	names := make(map[int64]string, len(bases))
 	for _, b := range bases {
 		names[b.ID] = b.Name
 	}
 	out := make([]knowledge.Recalled, 0, len(hits))
 	for _, h := range hits {
-		if name, ok := docs[h.Chunk.DocumentID]; ok {
+		if name, ok := v.documentName(h.Chunk.DocumentID); ok {
 			out = append(out, knowledge.Recalled{Hit: h, DocumentName: name, KnowledgeName: names[h.Chunk.KnowledgeID]})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // rerank orders hits by a rerank model's relevance, keeping topN. If the

@@ -143,27 +143,36 @@ func (s *Service) checkRetrieval(query string, r knowledge.Retrieval) (knowledge
 // retrieve runs a checked search over knowledge bases of one workspace.
 // strict fails on a failing reranker instead of keeping the fused order.
 // Chunks of documents being indexed (or failed) are in the index but are
-// never returned: the index leaves them out (Scope.SkipDocuments).
+// never returned: the index leaves them out (Scope.SkipDocuments), by the
+// documents' states cached at the bases' revisions (see docStates).
 func (s *Service) retrieve(ctx context.Context, workspaceID int64, bases []knowledge.Base, query string, r knowledge.Retrieval, strict bool) ([]knowledge.Recalled, error) {
-	skip, err := s.d.Documents.NotReady(ctx, workspaceID, baseIDs(bases))
-	if err != nil {
-		return nil, fmt.Errorf("find the documents being indexed: %w", err)
-	}
-	q := &candidateQuery{scope: scopeOf(workspaceID, bases, skip), bases: bases, text: query, strategy: r.Strategy}
-	hits, err := s.candidates(ctx, q, min(r.TopK*3, 3*MaxTopK))
+	v, err := s.viewOf(ctx, workspaceID, bases)
 	if err != nil {
 		return nil, err
 	}
-	recalled, err := s.named(ctx, workspaceID, bases, hits)
+	q := &candidateQuery{scope: v.scope(workspaceID, bases), bases: bases, text: query, strategy: r.Strategy}
+	hits, err := s.candidates(ctx, q, candidateCount(r))
 	if err != nil {
 		return nil, err
 	}
+	recalled := named(v, bases, hits)
 	if r.RerankModel != "" {
 		if recalled, err = s.rerank(ctx, r.RerankModel, query, recalled, r.TopK, strict); err != nil {
 			return nil, err
 		}
 	}
 	return cut(recalled, r), nil
+}
+
+// candidateCount is how many chunks a retrieval asks the index for: three
+// times top_k when a fusion or a rerank reorders them, else top_k, the
+// first of one ranking being its answer (the index loads every chunk it
+// returns).
+func candidateCount(r knowledge.Retrieval) int {
+	if r.Strategy == knowledge.StrategyHybrid || r.RerankModel != "" {
+		return min(r.TopK*3, 3*MaxTopK)
+	}
+	return r.TopK
 }
 
 // cut drops hits under min_score and keeps top_k.
@@ -187,12 +196,6 @@ func baseIDs(bases []knowledge.Base) []int64 {
 		ids[i] = b.ID
 	}
 	return ids
-}
-
-// scopeOf is the index scope of knowledge bases, leaving out the chunks
-// of the skipped documents.
-func scopeOf(workspaceID int64, bases []knowledge.Base, skip []int64) knowledge.Scope {
-	return knowledge.Scope{WorkspaceID: workspaceID, KnowledgeIDs: baseIDs(bases), SkipDocuments: skip}
 }
 
 // candidateQuery is one retrieval's search.

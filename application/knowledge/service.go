@@ -152,7 +152,8 @@ type Deps struct {
 
 // Service runs the knowledge use cases.
 type Service struct {
-	d Deps
+	d      Deps
+	states *docStates
 }
 
 // New returns the service, filling defaults.
@@ -176,7 +177,7 @@ func New(d Deps) *Service {
 		d.Owner = "knowledge-" + strconv.FormatInt(d.Now().UnixNano(), 36)
 	}
 	d.Limits = d.Limits.WithDefaults()
-	return &Service{d: d}
+	return &Service{d: d, states: newDocStates()}
 }
 
 // Limits returns the limits in force.

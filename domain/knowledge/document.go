@@ -70,3 +70,12 @@ type Column struct {
 	Name    string
 	Indexed bool
 }
+
+// DocumentState is what a search needs of a document: which knowledge
+// base holds it, whether it is ready, and its name.
+type DocumentState struct {
+	ID          int64
+	KnowledgeID int64
+	Status      Status
+	Name        string
+}

@@ -43,6 +43,11 @@ type Scope struct {
 	// of the bases that are being indexed or failed, whose chunks are in
 	// the index but must not be recalled.
 	SkipDocuments []int64
+	// Revisions, when set, are the bases' revisions the caller read with
+	// Index.Revisions just before: the search takes them as current
+	// instead of reading them again (a base absent holds no chunks). A
+	// search may still answer from a newer revision.
+	Revisions map[int64]int64
 }
 
 // Index keeps chunks with their vectors and full-text index: one
@@ -71,4 +76,15 @@ type Index interface {
 	// query by full text (BM25 or the engine's equivalent), best first.
 	// Chinese, Japanese and Korean text matches without spaces.
 	SearchText(ctx context.Context, s Scope, query string, topK int) ([]Hit, error)
+
+	// Revisions returns the revision of each of the workspace's knowledge
+	// bases among knowledgeIDs that has one. A base's revision grows with
+	// every write of its chunks and every Touch, in every process sharing
+	// the index, so that anything cached about a base at a revision (its
+	// vectors, the states of its documents) is valid while it is unchanged.
+	Revisions(ctx context.Context, workspaceID int64, knowledgeIDs []int64) (map[int64]int64, error)
+	// Touch grows a knowledge base's revision without changing its
+	// chunks: the states of its documents changed (one became ready,
+	// failed, processing again, was renamed or deleted).
+	Touch(ctx context.Context, workspaceID, knowledgeID int64) error
 }

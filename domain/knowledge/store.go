@@ -52,14 +52,11 @@ type DocumentStore interface {
 	// workspace (of any knowledge base), in no particular order, without
 	// their text (Text is empty).
 	DocumentsByID(ctx context.Context, workspaceID int64, ids []int64) ([]Document, error)
-	// DocumentNames returns the names of the documents among ids that
-	// exist in the workspace, by id: what a search shows of its hits'
-	// documents, read without the rest of their rows.
-	DocumentNames(ctx context.Context, workspaceID int64, ids []int64) (map[int64]string, error)
-	// NotReady returns the ids of the documents of knowledge bases of the
-	// workspace that are not ready (processing or failed): a search leaves
-	// their chunks out.
-	NotReady(ctx context.Context, workspaceID int64, knowledgeIDs []int64) ([]int64, error)
+	// DocumentStates returns the id, knowledge base, status and name of
+	// every document of the workspace's knowledge bases among knowledgeIDs,
+	// read without the rest of their rows: a search shows only the chunks
+	// of ready documents, with their names.
+	DocumentStates(ctx context.Context, workspaceID int64, knowledgeIDs []int64) ([]DocumentState, error)
 	// UpdateDocument changes a document's name, update rule or chunk
 	// count through fn, in one transaction.
 	UpdateDocument(ctx context.Context, workspaceID, id int64, fn func(*Document) error) (*Document, error)

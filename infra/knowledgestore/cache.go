@@ -48,12 +48,12 @@ func NewVectorCache(ann ANNConfig, maxBytes int64) *VectorCache {
 }
 
 // Get returns the cached vectors of a base if they were loaded at
-// revision, else nil.
+// revision or a later one, else nil.
 func (c *VectorCache) Get(k BaseKey, revision int64) *BaseVectors {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b := c.bases[k]
-	if b == nil || b.Revision != revision {
+	if b == nil || b.Revision < revision {
 		return nil
 	}
 	c.tick++
@@ -111,6 +111,16 @@ func (c *VectorCache) bytes() int64 {
 		n += int64(len(b.data))*4 + int64(len(b.IDs))*16 + b.text.bytes()
 	}
 	return n
+}
+
+// Advance tags the base's vectors cached at revision from with revision
+// to, for a revision bump that changed none of its chunks.
+func (c *VectorCache) Advance(k BaseKey, from, to int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b := c.bases[k]; b != nil && b.Revision == from {
+		b.Revision = to
+	}
 }
 
 // Drop forgets a base, e.g. after a write in this process.

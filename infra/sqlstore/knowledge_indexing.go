@@ -18,42 +18,42 @@ import (
 
 const processing = int(knowledge.StatusProcessing)
 
-// DocumentNames reads only the id and name columns, which come before the
-// document's text in the row: SQLite then reads no overflow page of it.
-func (s *KnowledgeStore) DocumentNames(ctx context.Context, workspaceID int64, ids []int64) (map[int64]string, error) {
-	out := map[int64]string{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	var rows []struct {
-		ID   int64
-		Name string
-	}
-	err := s.db.gorm.WithContext(ctx).Model(&knowledgeDocRow{}).Select("id, name").
-		Where("workspace_id = ? AND id IN ?", workspaceID, ids).Scan(&rows).Error
-	if err != nil {
-		return nil, fmt.Errorf("sqlstore: document names: %w", err)
-	}
-	for _, r := range rows {
-		out[r.ID] = r.Name
-	}
-	return out, nil
-}
-
-// NotReady returns the ids of the documents of the workspace's knowledge
-// bases whose status is not ready (the index of knowledge_id and status).
-func (s *KnowledgeStore) NotReady(ctx context.Context, workspaceID int64, knowledgeIDs []int64) ([]int64, error) {
+// DocumentStates reads the states of the documents of the workspace's
+// knowledge bases in two queries that never read a document's text: the
+// id, base and name, which come before the text in the row (SQLite then
+// reads no overflow page of it), and the documents not ready, by the
+// index of knowledge_id and status.
+func (s *KnowledgeStore) DocumentStates(ctx context.Context, workspaceID int64, knowledgeIDs []int64) ([]knowledge.DocumentState, error) {
 	if len(knowledgeIDs) == 0 {
 		return nil, nil
 	}
-	var ids []int64
-	err := s.db.gorm.WithContext(ctx).Model(&knowledgeDocRow{}).
-		Where("knowledge_id IN ? AND status <> ? AND workspace_id = ?", knowledgeIDs, int(knowledge.StatusReady), workspaceID).
-		Pluck("id", &ids).Error
+	var rows []knowledge.DocumentState
+	err := s.db.gorm.WithContext(ctx).Model(&knowledgeDocRow{}).Select("id, knowledge_id, name").
+		Where("knowledge_id IN ? AND workspace_id = ?", knowledgeIDs, workspaceID).Scan(&rows).Error
 	if err != nil {
-		return nil, fmt.Errorf("sqlstore: documents not ready: %w", err)
+		return nil, fmt.Errorf("sqlstore: document states: %w", err)
 	}
-	return ids, nil
+	var notReady []struct {
+		ID     int64
+		Status int
+	}
+	err = s.db.gorm.WithContext(ctx).Model(&knowledgeDocRow{}).Select("id, status").
+		Where("knowledge_id IN ? AND status <> ? AND workspace_id = ?", knowledgeIDs, int(knowledge.StatusReady), workspaceID).
+		Scan(&notReady).Error
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: document states: %w", err)
+	}
+	status := make(map[int64]knowledge.Status, len(notReady))
+	for _, r := range notReady {
+		status[r.ID] = knowledge.Status(r.Status)
+	}
+	for i := range rows {
+		rows[i].Status = knowledge.StatusReady
+		if st, ok := status[rows[i].ID]; ok {
+			rows[i].Status = st
+		}
+	}
+	return rows, nil
 }
 
 // Requeue makes a document processing from the start, leased to the

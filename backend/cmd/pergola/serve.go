@@ -145,7 +145,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}
-	know, err := newKnowledge(ctx, cfg, db, ident, registry, modelHTTP, files, shared.queue, log, &cleanups, sh)
+	know, err := newKnowledge(ctx, cfg, db, cache, ident, registry, modelHTTP, files, shared.queue, log, &cleanups, sh)
 	if err != nil {
 		return api.Deps{}, cleanup, err
 	}

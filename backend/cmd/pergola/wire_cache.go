@@ -8,6 +8,7 @@ import (
 	botapp "github.com/pergola-ai/pergola/application/bot"
 	identityapp "github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/application/invalidation"
+	knowledgeapp "github.com/pergola-ai/pergola/application/knowledge"
 	"github.com/pergola-ai/pergola/application/modelreg"
 	workflowapp "github.com/pergola-ai/pergola/application/workflow"
 	"github.com/pergola-ai/pergola/backend/config"
@@ -52,6 +53,12 @@ func newCaches(ctx context.Context, cfg config.Config, shared *kv, log *slog.Log
 	go func() { defer close(done); hub.Run(hctx) }()
 	*cleanups = append(*cleanups, func() { cancel(); <-done })
 	return &caches{hub: hub, cfg: cfg.Cache}
+}
+
+// knowledgeBases returns the knowledge base store with the recalls'
+// reads of bases cached.
+func (c *caches) knowledgeBases(db *sqlstore.DB) *knowledgeapp.CachedBases {
+	return knowledgeapp.NewCachedBases(db.Knowledge(), c.hub, c.cfg.Entries)
 }
 
 // identity returns the identity use cases over cached stores.

@@ -37,7 +37,8 @@ import (
 // in Go, embeddings, rerank and query rewrite through the model registry,
 // web pages through the egress guard; and starts the indexing worker on
 // the shared queue, adding its stop (and the index's close) to cleanups.
-func newKnowledge(ctx context.Context, cfg config.Config, db *sqlstore.DB, ident *identityapp.Service, models *modelreg.Registry,
+// A recall's read of its knowledge bases is cached (see cache).
+func newKnowledge(ctx context.Context, cfg config.Config, db *sqlstore.DB, cache *caches, ident *identityapp.Service, models *modelreg.Registry,
 	modelHTTP *http.Client, files *fileapp.Service, queue workflowQueue, log *slog.Logger, cleanups *[]func(), sh *shares) (*knowledgeapp.Service, error) {
 	index, closeIndex, err := openKnowledgeIndex(ctx, cfg)
 	if err != nil {
@@ -50,7 +51,7 @@ func newKnowledge(ctx context.Context, cfg config.Config, db *sqlstore.DB, ident
 	}
 	f := provider.Factory{HTTPClient: modelHTTP, Embedders: provider.NewEmbedders()}
 	k := cfg.Knowledge
-	svc := knowledgeapp.New(knowledgeapp.Deps{Bases: db.Knowledge(), Documents: db.Knowledge(), Index: index, Access: ident,
+	svc := knowledgeapp.New(knowledgeapp.Deps{Bases: cache.knowledgeBases(db), Documents: db.Knowledge(), Index: index, Access: ident,
 		Models: embeddingModels{models}, Chunker: docChunker{docparse.Parser{}}, Embedder: embedder{reg: models, f: f},
 		Reranker: reranker{models, f}, Rewriter: rewriter{models, f}, Files: knowledgeFiles{files},
 		Fetcher: pageFetcher{client: guard.Client(), max: k.MaxFileBytes}, Queue: queue, IDs: db.IDs(), Log: log, Lease: k.Lease, Shares: sh.knowledge,

@@ -37,6 +37,8 @@ func Run(t *testing.T, open func(t *testing.T) knowledge.Index) {
 		{"TopK", testTopK},
 		{"EmptyQueries", testEmpty},
 		{"ConcurrentWriters", testConcurrentWriters},
+		{"Revisions", testRevisions},
+		{"ScopeRevisions", testScopeRevisions},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, open(t)) })

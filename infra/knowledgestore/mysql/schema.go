@@ -3,12 +3,15 @@ package mysql
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+
+	gomysql "github.com/go-sql-driver/mysql"
 )
 
 // schemaVersion is the version of the tables below, recorded in
-// knowledge_index_schema; a later version adds numbered steps.
-const schemaVersion = 1
+// knowledge_index_schema; each version adds a step to schemaSteps.
+const schemaVersion = 2
 
 var schemaV1 = []string{
 	`CREATE TABLE IF NOT EXISTS knowledge_chunks (
@@ -48,6 +51,19 @@ var schemaV1 = []string{
 	`CREATE TABLE IF NOT EXISTS knowledge_index_schema (version INT NOT NULL) ENGINE=InnoDB`,
 }
 
+// schemaV2 drops the term table and the chunk length index: full text is
+// BM25 on each process's in-memory index of a base (see sqlcore), which
+// nothing else read, and writing a row per term took a share of every
+// ingestion. term_count stays (0 in new rows): dropping a column rebuilds
+// the table.
+var schemaV2 = []string{
+	`DROP TABLE IF EXISTS knowledge_chunk_terms`,
+	`ALTER TABLE knowledge_chunks DROP INDEX knowledge_chunks_len`, // MySQL 8 has no IF EXISTS here: see isNoSuchKey
+}
+
+// schemaSteps[i] brings a database from version i to version i+1.
+var schemaSteps = [][]string{schemaV1, schemaV2}
+
 // migrate creates the tables once, under a named lock of the database:
 // processes starting together wait for each other (the version row's
 // insert by two of them at once could deadlock).
@@ -79,12 +95,26 @@ func migrateLocked(ctx context.Context, conn *sql.Conn) error {
 	if err == nil && v.Int64 == schemaVersion {
 		return nil
 	}
-	for _, stmt := range schemaV1 {
-		if _, err := conn.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("create schema: %w", err)
+	// DDL commits at once in MySQL: a step that stops half-way runs again
+	// from its start, so every statement is written to run twice.
+	for i := v.Int64; i < schemaVersion; i++ {
+		for _, stmt := range schemaSteps[i] {
+			if _, err := conn.ExecContext(ctx, stmt); err != nil && !isNoSuchKey(err) {
+				return fmt.Errorf("create schema: version %d: %w", i+1, err)
+			}
+		}
+		_, err = conn.ExecContext(ctx, `INSERT INTO knowledge_index_schema (version)
+			SELECT ? FROM DUAL WHERE NOT EXISTS (SELECT 1 FROM knowledge_index_schema WHERE version = ?)`, i+1, i+1)
+		if err != nil {
+			return fmt.Errorf("create schema: version %d: %w", i+1, err)
 		}
 	}
-	_, err = conn.ExecContext(ctx, `INSERT INTO knowledge_index_schema (version)
-		SELECT ? FROM DUAL WHERE NOT EXISTS (SELECT 1 FROM knowledge_index_schema WHERE version = ?)`, schemaVersion, schemaVersion)
-	return err
+	return nil
+}
+
+// isNoSuchKey reports error 1091 (can't drop a key or column that does
+// not exist): a step run again after it dropped it.
+func isNoSuchKey(err error) bool {
+	var e *gomysql.MySQLError
+	return errors.As(err, &e) && e.Number == 1091
 }

@@ -67,8 +67,7 @@ func lockBases(ctx context.Context, tx pgx.Tx, chunks []knowledge.Chunk) error {
 		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
 	})
 	for _, k := range keys {
-		_, err := tx.Exec(ctx, `INSERT INTO knowledge_index_bases (knowledge_id, workspace_id, revision) VALUES ($1, $2, 1)
-			ON CONFLICT (knowledge_id, workspace_id) DO UPDATE SET revision = knowledge_index_bases.revision + 1`, k[0], k[1])
+		_, err := tx.Exec(ctx, bumpSQL, k[0], k[1])
 		if err != nil {
 			return fmt.Errorf("lock knowledge base %d: %w", k[0], err)
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/pergola-ai/pergola/domain/knowledge"
 )
 
-// TestReopenKeepsEverything: chunks, vectors and the full-text index live
+// TestReopenKeepsEverything: chunks, vectors and their revisions live
 // in the file; a restarted process searches them as before.
 func TestReopenKeepsEverything(t *testing.T) {
 	ctx := context.Background()

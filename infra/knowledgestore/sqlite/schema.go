@@ -8,7 +8,7 @@ import (
 
 // schemaVersion is the version of the tables below; a later version adds
 // its changes as further steps keyed by number.
-const schemaVersion = 2
+const schemaVersion = 3
 
 var schemaV1 = []string{
 	`CREATE TABLE IF NOT EXISTS knowledge_chunks (
@@ -42,8 +42,16 @@ var schemaV2 = []string{
 	`CREATE VIRTUAL TABLE IF NOT EXISTS knowledge_chunks_fts_vocab USING fts5vocab(knowledge_chunks_fts, row)`,
 }
 
+// schemaV3 drops the FTS5 index and its vocabulary: full text is BM25 on
+// the in-memory index of each base (see sqlcore), which nothing else
+// read, and writing it took a share of every ingestion.
+var schemaV3 = []string{
+	`DROP TABLE IF EXISTS knowledge_chunks_fts_vocab`,
+	`DROP TABLE IF EXISTS knowledge_chunks_fts`,
+}
+
 // schemaSteps[i] brings a file from version i to version i+1.
-var schemaSteps = [][]string{schemaV1, schemaV2}
+var schemaSteps = [][]string{schemaV1, schemaV2, schemaV3}
 
 // migrate brings the file to schemaVersion, one step at a time; a file of
 // a newer version is refused.

@@ -1,10 +1,8 @@
-// Package sqlite is the embedded knowledge.Index: chunks, float32 vectors
-// and an FTS5 full-text index in their own SQLite file (the pure-Go
-// driver, no cgo). Searches read a per-base cache in memory (see sqlcore):
+// Package sqlite is the embedded knowledge.Index: chunks and float32
+// vectors in their own SQLite file (the pure-Go driver, no cgo). Searches read a per-base cache in memory (see sqlcore):
 // exact cosine, through an HNSW graph for bases of DefaultANNThreshold
 // chunks or more, and BM25 on an inverted index of pre-cut terms (words,
 // CJK characters and character pairs), so Chinese matches without spaces.
-// The FTS5 table is still written but no longer read.
 package sqlite
 
 import (
@@ -91,7 +89,6 @@ func Open(ctx context.Context, path string, opts ...Option) (*Index, error) {
 		BumpSQL: `INSERT INTO knowledge_index_revisions (knowledge_id, workspace_id, revision) VALUES (?, ?, 1)
 			ON CONFLICT (knowledge_id, workspace_id) DO UPDATE SET revision = revision + 1`,
 		IsDuplicate: isDuplicate,
-		Text:        ftsIndex{},
 		ANN:         o.ann,
 		WarmAfter:   sqlcore.DefaultWarmAfter,
 	})

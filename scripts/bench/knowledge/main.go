@@ -24,9 +24,10 @@ import (
 
 type options struct {
 	base, token, llm, label, embedModel, phases    string
+	pprof, profileDir                              string
 	docs, chunksPerDoc, words, csvRows, batchBytes int
 	searches, warm, turns, topK, pid, seed         int
-	timeout, settle                                time.Duration
+	timeout, settle, profileFor                    time.Duration
 }
 
 func parseFlags() options {
@@ -36,7 +37,10 @@ func parseFlags() options {
 	flag.StringVar(&o.llm, "llm", "http://127.0.0.1:8999/v1", "the fake model's base URL (embeddings, chat, /fake/stats)")
 	flag.StringVar(&o.label, "label", "", "what the server runs on, for the titles")
 	flag.StringVar(&o.embedModel, "embed-model", "fake-embed-dim768", "the fake embedding model's name; -dim<N> fixes the vector length")
-	flag.StringVar(&o.phases, "phases", "search,chat", "what to measure after the ingestion, in order: search, chat (empty: ingestion only)")
+	flag.StringVar(&o.phases, "phases", "search,chat", "what to measure after the ingestion, in order: search, chat, profile (empty: ingestion only)")
+	flag.StringVar(&o.pprof, "pprof", "", "the server's pprof base URL, e.g. http://127.0.0.1:6060 (profile phase)")
+	flag.StringVar(&o.profileDir, "profile", "", "write a CPU profile of the server per bot into this folder (profile phase)")
+	flag.DurationVar(&o.profileFor, "profile-for", 10*time.Second, "how long each bot's CPU profile lasts (profile phase)")
 	flag.IntVar(&o.docs, "docs", 200, "text documents to ingest")
 	flag.IntVar(&o.chunksPerDoc, "chunks-per-doc", 50, "chunks per document (one paragraph each)")
 	flag.IntVar(&o.words, "words", 60, "words per chunk")
@@ -67,8 +71,8 @@ func run(o options) error {
 	}
 	phases := strings.FieldsFunc(o.phases, func(r rune) bool { return r == ',' })
 	for _, p := range phases {
-		if !slices.Contains([]string{"search", "chat"}, p) {
-			return fmt.Errorf("-phases: unknown phase %q; use search, chat", p)
+		if !slices.Contains([]string{"search", "chat", "profile"}, p) {
+			return fmt.Errorf("-phases: unknown phase %q; use search, chat, profile", p)
 		}
 	}
 	cl := benchkit.NewClient(o.base, o.token, 4)
@@ -97,6 +101,8 @@ func (b *bench) phase(name string) error {
 		return b.searchPhase()
 	case "chat":
 		return b.chatPhase()
+	case "profile":
+		return b.profilePhase()
 	}
 	return nil
 }

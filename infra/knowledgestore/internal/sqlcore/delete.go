@@ -50,8 +50,7 @@ func (s *Store) deleteIn(ctx context.Context, what string, ws, kid int64, cond s
 	return err
 }
 
-// deleteWhere deletes the chunks cond selects, and their text index, by
-// primary key: statements that touch only the rows they delete, so that
+// deleteWhere deletes the chunks cond selects by primary key: statements that touch only the rows they delete, so that
 // concurrent writers of other documents never wait on each other.
 func (s *Store) deleteWhere(ctx context.Context, tx *sql.Tx, cond string, args []any) error {
 	ids, err := idsWhere(ctx, tx, cond, args)
@@ -59,9 +58,6 @@ func (s *Store) deleteWhere(ctx context.Context, tx *sql.Tx, cond string, args [
 		return fmt.Errorf("find chunks: %w", err)
 	}
 	for _, part := range batches(ids) {
-		if err := s.cfg.Text.Delete(ctx, tx, part); err != nil {
-			return fmt.Errorf("unindex text: %w", err)
-		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM knowledge_chunks WHERE id IN "+inList(len(part)), int64Args(part)...); err != nil {
 			return fmt.Errorf("delete chunks: %w", err)
 		}

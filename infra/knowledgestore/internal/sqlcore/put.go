@@ -55,7 +55,7 @@ func (s *Store) put(ctx context.Context, tx *sql.Tx, chunks []knowledge.Chunk, d
 	if err := s.insert(ctx, tx, chunks); err != nil {
 		return nil, err
 	}
-	return append(bases, moved...), s.cfg.Text.Put(ctx, tx, chunks)
+	return append(bases, moved...), nil
 }
 
 // basesOf returns the bases chunks belong to, sorted so that writers lock
@@ -162,7 +162,7 @@ func checkBaseDims(ctx context.Context, tx *sql.Tx, dims map[int64]int, chunks [
 
 const insertSQL = `INSERT INTO knowledge_chunks
 	(id, workspace_id, knowledge_id, document_id, pos, body, headings, row_data, dims, vector, term_count)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`
 
 func (s *Store) insert(ctx context.Context, tx *sql.Tx, chunks []knowledge.Chunk) error {
 	stmt, err := tx.PrepareContext(ctx, insertSQL)
@@ -173,8 +173,7 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, chunks []knowledge.Chunk
 	for i := range chunks {
 		c := &chunks[i]
 		_, err := stmt.ExecContext(ctx, c.ID, c.WorkspaceID, c.KnowledgeID, c.DocumentID, c.Position, c.Text,
-			jsonOrNil(c.Headings), jsonOrNil(c.Row), len(c.Vector), knowledgestore.EncodeVector(c.Vector),
-			len(knowledgestore.IndexTerms(c.Text)))
+			jsonOrNil(c.Headings), jsonOrNil(c.Row), len(c.Vector), knowledgestore.EncodeVector(c.Vector))
 		if err != nil && s.cfg.IsDuplicate(err) {
 			return errs.Conflict("chunk id %d is taken by a chunk of another workspace", c.ID)
 		}

@@ -70,7 +70,12 @@ func (s *Store) hits(ctx context.Context, ws int64, scored []knowledgestore.Scor
 	// By primary key alone: with the workspace in the WHERE clause SQLite
 	// picks the workspace's index and reads the whole base. The workspace
 	// is checked here instead.
-	chunks, err := s.queryChunks(ctx, "SELECT "+chunkCols+" FROM knowledge_chunks WHERE id IN "+inList(len(ids)), int64Args(ids))
+	in, args := paddedIn(ids)
+	rows, err := s.query(ctx, "SELECT "+chunkCols+" FROM knowledge_chunks WHERE id IN "+in, args...)
+	if err != nil {
+		return nil, fmt.Errorf("load hits: %w", err)
+	}
+	chunks, err := scanChunks(rows)
 	if err != nil {
 		return nil, fmt.Errorf("load hits: %w", err)
 	}
@@ -94,6 +99,11 @@ func (s *Store) queryChunks(ctx context.Context, q string, args []any) ([]knowle
 	if err != nil {
 		return nil, err
 	}
+	return scanChunks(rows)
+}
+
+// scanChunks reads chunkCols of every row and closes rows.
+func scanChunks(rows *sql.Rows) ([]knowledge.Chunk, error) {
 	defer rows.Close()
 	var out []knowledge.Chunk
 	for rows.Next() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 
 	"github.com/pergola-ai/pergola/domain/knowledge"
 	"github.com/pergola-ai/pergola/infra/knowledgestore"
@@ -51,41 +52,29 @@ func (s *Store) SearchText(ctx context.Context, sc knowledge.Scope, query string
 }
 
 // basesOf returns the in-memory indexes of the scope's bases, cached or
-// loaded, each at its current revision.
+// loaded, each at its current revision: the scope's own when the caller
+// read them (Scope.Revisions), else read here.
 func (s *Store) basesOf(ctx context.Context, sc knowledge.Scope) ([]*knowledgestore.BaseVectors, error) {
-	revs, err := s.revisions(ctx, sc)
-	if err != nil {
-		return nil, err
+	revs := sc.Revisions
+	if revs == nil {
+		var err error
+		if revs, err = s.revisions(ctx, sc.WorkspaceID, sc.KnowledgeIDs); err != nil {
+			return nil, err
+		}
 	}
-	out := make([]*knowledgestore.BaseVectors, 0, len(revs))
-	for key, rev := range revs {
-		bv, err := s.vectors(ctx, key, rev)
+	out := make([]*knowledgestore.BaseVectors, 0, len(sc.KnowledgeIDs))
+	for i, kid := range sc.KnowledgeIDs {
+		rev, ok := revs[kid]
+		if !ok || slices.Contains(sc.KnowledgeIDs[:i], kid) {
+			continue // never written (no chunks), or named twice
+		}
+		bv, err := s.vectors(ctx, knowledgestore.BaseKey{WorkspaceID: sc.WorkspaceID, KnowledgeID: kid}, rev)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, bv)
 	}
 	return out, nil
-}
-
-// revisions reads the current revision of each base of the scope: one
-// indexed query that tells whether the cached vectors are still valid.
-func (s *Store) revisions(ctx context.Context, sc knowledge.Scope) (map[knowledgestore.BaseKey]int64, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT knowledge_id, revision FROM knowledge_index_revisions WHERE workspace_id = ? AND knowledge_id IN "+
-		inList(len(sc.KnowledgeIDs)), append([]any{sc.WorkspaceID}, int64Args(sc.KnowledgeIDs)...)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[knowledgestore.BaseKey]int64{}
-	for rows.Next() {
-		var kid, rev int64
-		if err := rows.Scan(&kid, &rev); err != nil {
-			return nil, err
-		}
-		out[knowledgestore.BaseKey{WorkspaceID: sc.WorkspaceID, KnowledgeID: kid}] = rev
-	}
-	return out, rows.Err()
 }
 
 // vectors returns a base's vectors at revision rev, from the cache or

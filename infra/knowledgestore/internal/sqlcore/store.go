@@ -3,35 +3,25 @@
 // knowledge base bumped in every write's transaction, and searches over a
 // per-base in-process cache validated against those revisions: exact (or,
 // for large bases, HNSW) vector search and BM25 on an inverted index of
-// the chunks' terms. The engines' full-text tables are written with the
-// chunks (TextIndex) but not read.
+// the chunks' terms, built from the chunk rows when a base is loaded (the
+// engines keep no full-text table of their own since schema versions 3 of
+// SQLite and 2 of MySQL).
 //
 // Tables (created by the engines):
 //
 //	knowledge_chunks(id PK, workspace_id, knowledge_id, document_id, pos,
 //	    body, headings JSON, row_data JSON, dims, vector BLOB, term_count)
+//	    (term_count is no longer read; new rows hold 0)
 //	knowledge_index_revisions(knowledge_id, workspace_id, revision) PK (knowledge_id, workspace_id)
 package sqlcore
 
 import (
-	"context"
 	"database/sql"
 	"time"
 
 	"github.com/pergola-ai/pergola/domain/knowledge"
 	"github.com/pergola-ai/pergola/infra/knowledgestore"
 )
-
-// TextIndex is an engine's full-text index over the chunk rows, kept in
-// the chunks' transactions. Searches do not read it: they score BM25 on
-// the in-memory index loaded with a base's vectors, which is exact and
-// much faster (see the README's "Knowledge performance").
-type TextIndex interface {
-	// Put indexes chunks just inserted in tx.
-	Put(ctx context.Context, tx *sql.Tx, chunks []knowledge.Chunk) error
-	// Delete unindexes chunks by id (at most a few hundred).
-	Delete(ctx context.Context, tx *sql.Tx, ids []int64) error
-}
 
 // Config is what differs between the engines.
 type Config struct {
@@ -40,7 +30,6 @@ type Config struct {
 	BumpSQL string
 	// IsDuplicate reports a primary-key violation.
 	IsDuplicate func(error) bool
-	Text        TextIndex
 	// ANN says from which base size vector search uses HNSW.
 	ANN knowledgestore.ANNConfig
 	// CacheBytes bounds the vectors kept in memory (0: the default).
@@ -61,6 +50,7 @@ type Store struct {
 	cfg   Config
 	cache *knowledgestore.VectorCache
 	warm  warmer
+	stmts stmts
 }
 
 // New returns a Store on db, whose tables the engine has created.
@@ -73,6 +63,7 @@ func New(db *sql.DB, cfg Config) *Store {
 func (s *Store) Close() {
 	s.warm.stop()
 	s.cache.Close()
+	s.stmts.close()
 }
 
 // CachedBases returns how many knowledge bases' vectors are in memory.

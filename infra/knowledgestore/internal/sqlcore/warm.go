@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pergola-ai/pergola/domain/knowledge"
 	"github.com/pergola-ai/pergola/infra/knowledgestore"
 )
 
@@ -58,8 +57,8 @@ func (s *Store) load(k knowledgestore.BaseKey) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	revs, err := s.revisions(ctx, knowledge.Scope{WorkspaceID: k.WorkspaceID, KnowledgeIDs: []int64{k.KnowledgeID}})
-	if rev, ok := revs[k]; err == nil && ok {
+	revs, err := s.revisions(ctx, k.WorkspaceID, []int64{k.KnowledgeID})
+	if rev, ok := revs[k.KnowledgeID]; err == nil && ok {
 		_, _ = s.vectors(ctx, k, rev) // a failure leaves it to the first search
 	}
 }
