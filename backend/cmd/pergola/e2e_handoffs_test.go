@@ -23,6 +23,7 @@ func TestHandoffs(t *testing.T) {
 			t.Run("limit and refusal", func(t *testing.T) { handoffRefusals(t, c, h) })
 			t.Run("openai", func(t *testing.T) { handoffOpenAI(t, c, h) })
 			t.Run("webhook channel", func(t *testing.T) { handoffWebhook(t, c, h) })
+			t.Run("with sub-agents", func(t *testing.T) { handoffTogether(t, c, h) })
 		})
 	}
 }
