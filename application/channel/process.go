@@ -151,6 +151,7 @@ func (r *Runtime) fail(ctx context.Context, d *channel.Delivery, why string) *ch
 func (r *Runtime) update(ctx context.Context, d *channel.Delivery, fn func(*channel.Delivery)) *channel.Delivery {
 	out, err := r.d.Events.UpdateEvent(ctx, d.ID, func(x *channel.Delivery) error { fn(x); return nil })
 	if err == nil {
+		r.finished(ctx, d, out)
 		return out
 	}
 	r.d.Log.Error("channels: could not record an event's progress", "event", d.ID, "err", err)

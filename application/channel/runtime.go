@@ -105,6 +105,9 @@ type RuntimeDeps struct {
 	// Shares, when set, gives each workspace its share of the workers
 	// of this process (see takeShare).
 	Shares Gate
+	// Done, when set, is told of each event once it is done (delivered
+	// or failed), by the process that processed it; it must not block.
+	Done func(ctx context.Context, d *channel.Delivery)
 }
 
 // Runtime receives the events platforms post to channels, answers them

@@ -3,7 +3,6 @@ package trigger
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -59,7 +58,8 @@ func (s *Service) DispatchDue(ctx context.Context) (int, error) {
 }
 
 // fireDue claims the due tick of t and, when this process won it, runs
-// the workflow, unless the tick was missed and t skips missed ticks.
+// the workflow or the bot, unless the tick was missed and t skips missed
+// ticks.
 func (s *Service) fireDue(ctx context.Context, t *trigger.Trigger, now time.Time) (bool, error) {
 	sch, err := trigger.ParseSchedule(t, s.d.MinInterval)
 	if err != nil {
@@ -73,6 +73,9 @@ func (s *Service) fireDue(ctx context.Context, t *trigger.Trigger, now time.Time
 	if now.Sub(tick) > s.d.Grace && t.Missed == trigger.MissedSkip {
 		s.d.Log.Info("trigger skipped a missed tick", "trigger", t.ID, "tick", tick)
 		return true, nil
+	}
+	if t.IsBot() {
+		return true, s.fireBot(ctx, t, tick, now)
 	}
 	_, err = s.fire(ctx, t, t.Inputs, now)
 	return true, err
@@ -106,7 +109,7 @@ func creator(t *trigger.Trigger) identity.Principal {
 // its end user is "trigger:<id>", which marks the run as the trigger's in
 // the run history.
 func runRequest(t *trigger.Trigger, inputs map[string]any) appwf.RunRequest {
-	return appwf.RunRequest{WorkflowID: t.WorkflowID, Params: inputs, UserID: fmt.Sprintf("trigger:%d", t.ID)}
+	return appwf.RunRequest{WorkflowID: t.WorkflowID, Params: inputs, UserID: t.UserID()}
 }
 
 // pauseIfGone pauses t when err says its workflow cannot be run any more:

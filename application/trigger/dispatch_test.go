@@ -2,6 +2,7 @@ package trigger
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,10 +15,20 @@ import (
 // memStore keeps one trigger.
 type memStore struct {
 	trigger.Store
-	t trigger.Trigger
+	mu sync.Mutex
+	t  trigger.Trigger
+}
+
+// get returns a copy of the trigger.
+func (m *memStore) get() trigger.Trigger {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.t
 }
 
 func (m *memStore) Due(_ context.Context, now time.Time, _ int) ([]trigger.Trigger, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.t.State == trigger.StateActive && m.t.NextRun != nil && !m.t.NextRun.After(now) {
 		return []trigger.Trigger{m.t}, nil
 	}
@@ -25,6 +36,8 @@ func (m *memStore) Due(_ context.Context, now time.Time, _ int) ([]trigger.Trigg
 }
 
 func (m *memStore) Claim(_ context.Context, _ int64, tick, next time.Time) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.t.NextRun == nil || !m.t.NextRun.Equal(tick) {
 		return false, nil
 	}
@@ -33,11 +46,18 @@ func (m *memStore) Claim(_ context.Context, _ int64, tick, next time.Time) (bool
 }
 
 func (m *memStore) Record(_ context.Context, _ int64, o trigger.Outcome) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.t.LastRunID, m.t.LastStatus, m.t.LastError = o.RunID, o.Status, o.Error
+	if o.ConversationID != 0 {
+		m.t.ConversationID = o.ConversationID
+	}
 	return nil
 }
 
 func (m *memStore) SetState(_ context.Context, _ int64, s trigger.State, reason string, next *time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.t.State, m.t.PauseReason, m.t.NextRun = s, reason, next
 	return nil
 }

@@ -54,6 +54,11 @@ type Deps struct {
 	Now   func() time.Time
 	// Limiter bounds the webhook calls of each trigger; nil: no bound.
 	Limiter Limiter
+	// Bots, Chats and Channels run bot triggers: without Bots they are
+	// refused, without Channels those that post to a channel.
+	Bots     Bots
+	Chats    Chats
+	Channels Channels
 }
 
 // Limiter allows limit events of key per window; the rate limiter of the
@@ -93,14 +98,11 @@ func (s *Service) Create(ctx context.Context, p identity.Principal, t *trigger.T
 	if err := t.Check(); err != nil {
 		return nil, err
 	}
-	w, err := s.reachWorkflow(ctx, p, t.WorkflowID)
+	ws, err := s.reachTarget(ctx, p, t)
 	if err != nil {
 		return nil, err
 	}
-	if !w.IsPublished() {
-		return nil, errs.Invalid("workflow_id", "workflow %d is not published: publish it first", w.ID)
-	}
-	t.ID, t.WorkspaceID, t.CreatorID, t.State = 0, w.WorkspaceID, p.UserID, trigger.StateActive
+	t.ID, t.WorkspaceID, t.CreatorID, t.State, t.ConversationID = 0, ws, p.UserID, trigger.StateActive, 0
 	if t.Kind == trigger.KindSchedule {
 		sch, err := trigger.ParseSchedule(t, s.d.MinInterval)
 		if err != nil {
@@ -121,6 +123,22 @@ func newSecret() string {
 	b := make([]byte, 24)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// reachTarget checks that the caller can reach what t runs, published,
+// and where a bot trigger's answer goes; it returns the workspace.
+func (s *Service) reachTarget(ctx context.Context, p identity.Principal, t *trigger.Trigger) (int64, error) {
+	if t.IsBot() {
+		return s.reachBot(ctx, p, t)
+	}
+	w, err := s.reachWorkflow(ctx, p, t.WorkflowID)
+	if err != nil {
+		return 0, err
+	}
+	if !w.IsPublished() {
+		return 0, errs.Invalid("workflow_id", "workflow %d is not published: publish it first", w.ID)
+	}
+	return w.WorkspaceID, nil
 }
 
 // reachWorkflow loads a workflow in a workspace where the caller is a
@@ -163,18 +181,19 @@ func (s *Service) Get(ctx context.Context, p identity.Principal, id int64) (*tri
 	return t, nil
 }
 
-// List returns the triggers of a workspace.
-func (s *Service) List(ctx context.Context, p identity.Principal, workspaceID int64) ([]trigger.Trigger, error) {
+// List returns a page of the triggers of a workspace, oldest first, and
+// how many it has.
+func (s *Service) List(ctx context.Context, p identity.Principal, workspaceID int64, page identity.Page) ([]trigger.Trigger, int64, error) {
 	if err := p.RequireScope(identity.ScopeWorkflow); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if workspaceID <= 0 {
-		return nil, errs.Invalid("workspace_id", "is required")
+		return nil, 0, errs.Invalid("workspace_id", "is required")
 	}
 	if _, err := s.d.Access.Authorize(ctx, p, workspaceID, identity.RoleMember); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return s.d.Store.List(ctx, workspaceID)
+	return s.d.Store.List(ctx, workspaceID, page)
 }
 
 // Delete removes a trigger the caller can reach.
@@ -197,18 +216,15 @@ func (s *Service) Pause(ctx context.Context, p identity.Principal, id int64) (*t
 }
 
 // Resume makes a trigger fire again, a schedule from its next future
-// tick. A trigger whose workflow is gone or unpublished stays paused.
+// tick. A trigger whose workflow or bot is gone or unpublished stays
+// paused.
 func (s *Service) Resume(ctx context.Context, p identity.Principal, id int64) (*trigger.Trigger, error) {
 	t, err := s.Get(ctx, p, id)
 	if err != nil {
 		return nil, err
 	}
-	w, err := s.reachWorkflow(ctx, p, t.WorkflowID)
-	if err != nil {
+	if _, err := s.reachTarget(ctx, p, t); err != nil {
 		return nil, err
-	}
-	if !w.IsPublished() {
-		return nil, errs.Invalid("workflow_id", "workflow %d is not published: publish it first", w.ID)
 	}
 	var next *time.Time
 	if t.Kind == trigger.KindSchedule {

@@ -27,6 +27,7 @@ func registerTriggers(e *route.Engine, console *route.RouterGroup, d Deps) {
 	console.GET("/triggers", handle(h.List))
 	console.POST("/triggers", handle(h.Create))
 	console.GET("/triggers/:id", handle(h.Get))
+	console.PATCH("/triggers/:id", handle(h.Update))
 	console.DELETE("/triggers/:id", handle(h.Delete))
 	console.POST("/triggers/:id/pause", handle(h.Pause))
 	console.POST("/triggers/:id/resume", handle(h.Resume))

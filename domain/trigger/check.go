@@ -20,8 +20,8 @@ func (t *Trigger) Check() error {
 	if t.Name == "" || utf8.RuneCountInString(t.Name) > MaxNameLen {
 		return errs.Invalid("name", "give a name of 1 to %d characters", MaxNameLen)
 	}
-	if t.WorkflowID == 0 {
-		return errs.Invalid("workflow_id", "name the workflow to run")
+	if err := t.checkTarget(); err != nil {
+		return err
 	}
 	if t.RateLimit < 0 || t.RateLimit > MaxRateLimit {
 		return errs.Invalid("rate_limit", "must be 0 (default) to %d calls a minute", MaxRateLimit)

@@ -1,11 +1,14 @@
-// Package trigger holds triggers: what starts a workflow without a person
-// asking, on a schedule (a cron expression in a time zone, or an interval)
-// or on a call to the trigger's webhook.
+// Package trigger holds triggers: what starts a workflow, or a chat turn
+// of a bot, without a person asking, on a schedule (a cron expression in a
+// time zone, or an interval) or, for workflows, on a call to the
+// trigger's webhook.
 package trigger
 
 import (
 	"context"
 	"time"
+
+	"github.com/pergola-ai/pergola/domain/identity"
 )
 
 // Kind is what fires a trigger.
@@ -55,15 +58,20 @@ const (
 	StatePaused State = "paused"
 )
 
-// Trigger starts runs of a workflow's published version with fixed inputs.
+// Trigger starts runs of a workflow's published version with fixed
+// inputs, or chat turns of a bot's published version with a fixed prompt
+// (see Bot).
 type Trigger struct {
 	ID          int64
 	WorkspaceID int64
 	CreatorID   int64 // the runs are the creator's
 	Name        string
 	Kind        Kind
-	WorkflowID  int64
+	WorkflowID  int64          // 0 for a bot trigger
 	Inputs      map[string]any // fixed inputs of every run
+	// Bot: the bot, its prompt and where its answer goes; zero for a
+	// workflow trigger.
+	Bot Bot
 	// Schedule: a cron expression (five fields) in TimeZone, or Interval.
 	Cron     string
 	TimeZone string
@@ -83,29 +91,43 @@ type Trigger struct {
 	LastRunID  int64
 	LastStatus string // "started" or "failed"
 	LastError  string
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	// ConversationID is the conversation a bot trigger aimed at an end
+	// user of the API answers in: opened by its first run, 0 before.
+	ConversationID int64
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
 }
 
-// Outcome of one firing, recorded on the trigger.
+// Outcome of one firing, recorded on the trigger. RunID is the workflow
+// run, or a bot's chat (0 while a channel's turn waits in the queue).
 type Outcome struct {
 	At     time.Time
 	RunID  int64
 	Status string
 	Error  string
+	// ConversationID, when not 0, is recorded as the trigger's
+	// conversation (a bot trigger aimed at an end user).
+	ConversationID int64
 }
 
-// The outcome statuses.
+// The outcome statuses: a run started (a workflow run, or a bot's turn
+// queued or running), a bot's answer delivered or stored, or a failure.
 const (
-	StatusStarted = "started"
-	StatusFailed  = "failed"
+	StatusStarted   = "started"
+	StatusSucceeded = "succeeded"
+	StatusFailed    = "failed"
 )
 
 // Store keeps triggers.
 type Store interface {
 	Create(ctx context.Context, t *Trigger) error
 	Get(ctx context.Context, id int64) (*Trigger, error)
-	List(ctx context.Context, workspaceID int64) ([]Trigger, error)
+	// List returns a page of a workspace's triggers, oldest first, and
+	// how many it has.
+	List(ctx context.Context, workspaceID int64, page identity.Page) ([]Trigger, int64, error)
+	// Update stores the editable fields of t (see Patch) and its
+	// conversation; not its state and next run (SetState).
+	Update(ctx context.Context, t *Trigger) error
 	Delete(ctx context.Context, id int64) error
 	// SetState pauses (with a reason) or resumes a trigger, setting its
 	// next run (nil when paused).

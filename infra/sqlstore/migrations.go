@@ -47,6 +47,7 @@ func migrations() []migration {
 		{Version: 24, Name: "triggers", Up: up0024},
 		{Version: 25, Name: "conversation_active_bot", Up: up0025},
 		{Version: 26, Name: "sub_agent_conversations", Up: up0026},
+		{Version: 27, Name: "bot_triggers", Up: up0027},
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/domain/identity"
 	"github.com/pergola-ai/pergola/domain/trigger"
 )
 
@@ -43,8 +44,15 @@ type triggerRow struct {
 	LastRunID   int64
 	LastStatus  string
 	LastError   string
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	// A bot trigger's bot, prompt and target (migration 27).
+	BotID          int64
+	Prompt         string
+	ChannelID      int64
+	ChatID         string
+	EndUser        string
+	ConversationID int64
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
 }
 
 func (triggerRow) TableName() string { return "triggers" }
@@ -84,14 +92,34 @@ func (s *TriggerStore) Get(ctx context.Context, id int64) (*trigger.Trigger, err
 	return s.fromRow(&row)
 }
 
-// List returns the triggers of a workspace, oldest first.
-func (s *TriggerStore) List(ctx context.Context, workspaceID int64) ([]trigger.Trigger, error) {
-	var rows []triggerRow
-	err := s.db.gorm.WithContext(ctx).Where("workspace_id = ?", workspaceID).Order("created_at, id").Find(&rows).Error
-	if err != nil {
-		return nil, fmt.Errorf("sqlstore: list triggers: %w", err)
+// List returns a page of the triggers of a workspace, oldest first, and
+// how many it has.
+func (s *TriggerStore) List(ctx context.Context, workspaceID int64, page identity.Page) ([]trigger.Trigger, int64, error) {
+	q := s.db.gorm.WithContext(ctx).Model(&triggerRow{}).Where("workspace_id = ?", workspaceID)
+	var total int64
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("sqlstore: count triggers: %w", err)
 	}
-	return s.fromRows(rows)
+	var rows []triggerRow
+	err := q.Order("created_at, id").Offset(page.Offset()).Limit(page.Size).Find(&rows).Error
+	if err != nil {
+		return nil, 0, fmt.Errorf("sqlstore: list triggers: %w", err)
+	}
+	out, err := s.fromRows(rows)
+	return out, total, err
+}
+
+// Update stores the editable fields of t and its conversation, not its
+// state or next run (SetState), which a dispatcher may be moving on.
+func (s *TriggerStore) Update(ctx context.Context, t *trigger.Trigger) error {
+	inputs, err := json.Marshal(t.Inputs)
+	if err != nil {
+		return fmt.Errorf("sqlstore: update trigger: %w", err)
+	}
+	return s.update(ctx, t.ID, map[string]any{"name": t.Name, "inputs": string(inputs), "cron": t.Cron,
+		"time_zone": t.TimeZone, "interval_ms": t.Interval.Milliseconds(), "missed": string(t.Missed),
+		"rate_limit": t.RateLimit, "prompt": t.Bot.Prompt, "channel_id": t.Bot.ChannelID,
+		"chat_id": t.Bot.ChatID, "end_user": t.Bot.EndUser, "conversation_id": t.ConversationID})
 }
 
 // Delete removes a trigger, or returns errs.ErrNotFound.
@@ -114,7 +142,11 @@ func (s *TriggerStore) SetState(ctx context.Context, id int64, state trigger.Sta
 // Record stores the outcome of a firing.
 func (s *TriggerStore) Record(ctx context.Context, id int64, o trigger.Outcome) error {
 	at := dbTime(o.At)
-	return s.update(ctx, id, map[string]any{"last_run": &at, "last_run_id": o.RunID, "last_status": o.Status, "last_error": o.Error})
+	cols := map[string]any{"last_run": &at, "last_run_id": o.RunID, "last_status": o.Status, "last_error": o.Error}
+	if o.ConversationID != 0 {
+		cols["conversation_id"] = o.ConversationID
+	}
+	return s.update(ctx, id, cols)
 }
 
 func (s *TriggerStore) update(ctx context.Context, id int64, cols map[string]any) error {
@@ -176,6 +208,8 @@ func (s *TriggerStore) toRow(t *trigger.Trigger) (*triggerRow, error) {
 		Answer: string(t.Answer), RateLimit: t.RateLimit, State: string(t.State), PauseReason: t.PauseReason,
 		NextRun: dbTimePtr(t.NextRun), LastRun: dbTimePtr(t.LastRun), LastRunID: t.LastRunID,
 		LastStatus: t.LastStatus, LastError: t.LastError, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
+		BotID: t.Bot.BotID, Prompt: t.Bot.Prompt, ChannelID: t.Bot.ChannelID, ChatID: t.Bot.ChatID, EndUser: t.Bot.EndUser,
+		ConversationID: t.ConversationID,
 	}, nil
 }
 
@@ -199,7 +233,8 @@ func (s *TriggerStore) fromRow(r *triggerRow) (*trigger.Trigger, error) {
 		Auth: trigger.Auth(r.Auth), Answer: trigger.Answer(r.Answer), RateLimit: r.RateLimit,
 		State: trigger.State(r.State), PauseReason: r.PauseReason, NextRun: utcPtr(r.NextRun), LastRun: utcPtr(r.LastRun),
 		LastRunID: r.LastRunID, LastStatus: r.LastStatus, LastError: r.LastError,
-		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		Bot:            trigger.Bot{BotID: r.BotID, Prompt: r.Prompt, ChannelID: r.ChannelID, ChatID: r.ChatID, EndUser: r.EndUser},
+		ConversationID: r.ConversationID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 	if err := json.Unmarshal([]byte(r.Inputs), &t.Inputs); err != nil {
 		return nil, fmt.Errorf("sqlstore: trigger %d inputs: %w", r.ID, err)

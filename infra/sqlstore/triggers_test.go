@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pergola-ai/pergola/domain/errs"
+	"github.com/pergola-ai/pergola/domain/identity"
 	"github.com/pergola-ai/pergola/domain/trigger"
 )
 
@@ -39,12 +40,14 @@ func testTriggerStore(t *testing.T, db *DB) {
 		if sealed == "" || sealed == "s3cret" {
 			t.Errorf("stored secret = %q, want it sealed", sealed)
 		}
-		list, err := store.List(ctx, ws.ID)
+		list, total, err := store.List(ctx, ws.ID, identity.Page{Number: 1, Size: 10})
 		mustNot(t, err)
-		if len(list) != 2 || list[0].Interval != 2*time.Second || list[0].Inputs["city"] != "Paris" || !list[0].NextRun.Equal(next) {
+		if total != 2 || len(list) != 2 || list[0].Interval != 2*time.Second || list[0].Inputs["city"] != "Paris" || !list[0].NextRun.Equal(next) {
 			t.Errorf("list = %+v", list)
 		}
 	})
+
+	t.Run("a bot trigger, edited and paged", func(t *testing.T) { testBotTrigger(t, store, ws.ID, ada.ID, hook.ID) })
 
 	t.Run("due and claimed once", func(t *testing.T) {
 		due, err := store.Due(ctx, time.Now(), 10)
@@ -114,4 +117,32 @@ func testTriggerStore(t *testing.T, db *DB) {
 			t.Errorf("second delete: %v", err)
 		}
 	})
+}
+
+// testBotTrigger stores a bot trigger (the third of the workspace, after
+// the webhook hookID), edits it, records its conversation and reads the
+// last page of the list.
+func testBotTrigger(t *testing.T, store *TriggerStore, ws, creator, hookID int64) {
+	ctx := context.Background()
+	bt := &trigger.Trigger{WorkspaceID: ws, CreatorID: creator, Name: "plan", Kind: trigger.KindSchedule,
+		Bot: trigger.Bot{BotID: 5, Prompt: "the day's plan", ChannelID: 9, ChatID: "-100"}, Cron: "0 8 * * *",
+		Missed: trigger.MissedSkip, State: trigger.StatePaused}
+	mustNot(t, store.Create(ctx, bt))
+	defer func() { mustNot(t, store.Delete(ctx, bt.ID)) }()
+	bt.Bot = trigger.Bot{BotID: 5, Prompt: "tomorrow's plan", EndUser: "ann"}
+	bt.Cron, bt.TimeZone = "0 7 * * *", "Europe/Paris"
+	mustNot(t, store.Update(ctx, bt))
+	mustNot(t, store.Record(ctx, bt.ID, trigger.Outcome{At: time.Now(), RunID: 3, Status: trigger.StatusStarted, ConversationID: 77}))
+	page, total, err := store.List(ctx, ws, identity.Page{Number: 2, Size: 2})
+	mustNot(t, err)
+	if total != 3 || len(page) != 1 || page[0].ID != bt.ID {
+		t.Fatalf("page 2 of 2 = %d triggers of %d, want the bot trigger of 3", len(page), total)
+	}
+	got := page[0]
+	if got.Bot != bt.Bot || got.Cron != "0 7 * * *" || got.TimeZone != "Europe/Paris" || got.ConversationID != 77 || got.LastRunID != 3 {
+		t.Errorf("bot trigger after the edit = %+v", got)
+	}
+	if first, _, _ := store.List(ctx, ws, identity.Page{Number: 1, Size: 2}); len(first) != 2 || first[1].ID != hookID {
+		t.Errorf("page 1 = %+v, want the two oldest", first)
+	}
 }

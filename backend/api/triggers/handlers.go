@@ -5,7 +5,6 @@ package triggers
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/cloudwego/hertz/pkg/app"
@@ -21,51 +20,6 @@ type Console struct {
 	Svc *triggerapp.Service
 }
 
-// DTO is a trigger as the API shows it; the webhook secret only in the
-// answer to its creation.
-type DTO struct {
-	ID              httpx.ID       `json:"id"`
-	WorkspaceID     httpx.ID       `json:"workspace_id"`
-	Name            string         `json:"name"`
-	Kind            string         `json:"kind"`
-	WorkflowID      httpx.ID       `json:"workflow_id"`
-	Inputs          map[string]any `json:"inputs"`
-	Cron            string         `json:"cron,omitempty"`
-	TimeZone        string         `json:"time_zone,omitempty"`
-	IntervalSeconds float64        `json:"interval_seconds,omitempty"`
-	Missed          string         `json:"missed,omitempty"`
-	Auth            string         `json:"auth,omitempty"`
-	Answer          string         `json:"answer,omitempty"`
-	Secret          string         `json:"secret,omitempty"`
-	WebhookPath     string         `json:"webhook_path,omitempty"`
-	RateLimit       int            `json:"rate_limit"`
-	State           string         `json:"state"`
-	PauseReason     string         `json:"pause_reason,omitempty"`
-	NextRun         *time.Time     `json:"next_run,omitempty"`
-	LastRun         *time.Time     `json:"last_run,omitempty"`
-	LastRunID       httpx.ID       `json:"last_run_id,omitempty"`
-	LastStatus      string         `json:"last_status,omitempty"`
-	LastError       string         `json:"last_error,omitempty"`
-	CreatedAt       time.Time      `json:"created_at"`
-}
-
-// NewDTO renders t without its secret.
-func NewDTO(t *trigger.Trigger) DTO {
-	d := DTO{ID: httpx.ID(t.ID), WorkspaceID: httpx.ID(t.WorkspaceID), Name: t.Name, Kind: string(t.Kind),
-		WorkflowID: httpx.ID(t.WorkflowID), Inputs: t.Inputs, Cron: t.Cron, TimeZone: t.TimeZone,
-		IntervalSeconds: t.Interval.Seconds(), Missed: string(t.Missed), Auth: string(t.Auth), Answer: string(t.Answer),
-		RateLimit: t.RateLimit, State: string(t.State), PauseReason: t.PauseReason, NextRun: t.NextRun,
-		LastRun: t.LastRun, LastRunID: httpx.ID(t.LastRunID), LastStatus: t.LastStatus, LastError: t.LastError,
-		CreatedAt: t.CreatedAt}
-	if d.Inputs == nil {
-		d.Inputs = map[string]any{}
-	}
-	if t.Kind == trigger.KindWebhook {
-		d.WebhookPath = "/v1/triggers/" + strconv.FormatInt(t.ID, 10) + "/webhook"
-	}
-	return d
-}
-
 type createRequest struct {
 	Name            string         `json:"name"`
 	Kind            string         `json:"kind"`
@@ -79,6 +33,11 @@ type createRequest struct {
 	Answer          string         `json:"answer"`
 	Secret          string         `json:"secret"`
 	RateLimit       int            `json:"rate_limit"`
+	BotID           httpx.ID       `json:"bot_id"`
+	Prompt          string         `json:"prompt"`
+	ChannelID       httpx.ID       `json:"channel_id"`
+	ChatID          string         `json:"chat_id"`
+	UserID          string         `json:"user_id"`
 }
 
 // Create answers POST /api/triggers with 201 and the trigger, with its
@@ -91,7 +50,8 @@ func (h Console) Create(ctx context.Context, c *app.RequestContext) error {
 	t, err := h.Svc.Create(ctx, httpx.Caller(c), &trigger.Trigger{Name: r.Name, Kind: trigger.Kind(r.Kind),
 		WorkflowID: int64(r.WorkflowID), Inputs: r.Inputs, Cron: r.Cron, TimeZone: r.TimeZone,
 		Interval: time.Duration(r.IntervalSeconds * float64(time.Second)), Missed: trigger.Missed(r.Missed),
-		Auth: trigger.Auth(r.Auth), Answer: trigger.Answer(r.Answer), Secret: r.Secret, RateLimit: r.RateLimit})
+		Auth: trigger.Auth(r.Auth), Answer: trigger.Answer(r.Answer), Secret: r.Secret, RateLimit: r.RateLimit,
+		Bot: trigger.Bot{BotID: int64(r.BotID), Prompt: r.Prompt, ChannelID: int64(r.ChannelID), ChatID: r.ChatID, EndUser: r.UserID}})
 	if err != nil {
 		return err
 	}
@@ -101,13 +61,18 @@ func (h Console) Create(ctx context.Context, c *app.RequestContext) error {
 	return nil
 }
 
-// List answers GET /api/triggers?workspace_id.
+// List answers GET /api/triggers?workspace_id&page_num&page_size with a
+// page of the workspace's triggers, oldest first, and their total.
 func (h Console) List(ctx context.Context, c *app.RequestContext) error {
 	ws, err := httpx.QueryID(c, "workspace_id", true)
 	if err != nil {
 		return err
 	}
-	items, err := h.Svc.List(ctx, httpx.Caller(c), ws)
+	page, err := httpx.Paging(c, 20, 100)
+	if err != nil {
+		return err
+	}
+	items, total, err := h.Svc.List(ctx, httpx.Caller(c), ws, page)
 	if err != nil {
 		return err
 	}
@@ -115,7 +80,7 @@ func (h Console) List(ctx context.Context, c *app.RequestContext) error {
 	for i := range items {
 		out[i] = NewDTO(&items[i])
 	}
-	httpx.OK(c, httpx.List[DTO]{Items: out, Total: int64(len(out))})
+	httpx.OK(c, httpx.List[DTO]{Items: out, Total: total})
 	return nil
 }
 

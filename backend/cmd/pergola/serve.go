@@ -174,10 +174,12 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		return api.Deps{}, cleanup, fmt.Errorf("listen for chat cancels: %w", err)
 	}
 	cleanups = append(cleanups, func() { waitForChats(chats, cfg, log) })
+	botTrig := newBotTriggers(db, bots, chats)
+	botTrig.inbound = newChannelRuntime(ctx, &cleanups, db, bots, chats, shared, cfg, log, sh, botTrig.outcomes.channelDone)
 	return api.Deps{
 		Log: log, Identity: ident, Models: registry, Bots: bots, Convs: convs, Chat: chats,
 		Plugins: plugins.svc, Tables: tables.svc, Workflows: workflows, Channels: newChannels(db, bots, cfg),
-		Inbound: newChannelRuntime(ctx, &cleanups, db, bots, chats, shared, cfg, log, sh),
+		Inbound: botTrig.inbound,
 		WebChat: newWebChat(db, bots, chats, shared.limiter, cfg, log),
 		MCP:     newMCP(ident, bots, chats, workflows, convs, log), PublicURL: cfg.PublicBase(), MCPChanges: cache.hub, MCPSessions: mcpSessions(shared, cfg), MCPBus: shared.bus, MCPLife: ctx,
 		Usage: newUsage(db, ident),
@@ -185,7 +187,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		Files: files, UploadBytes: uploadBodyBytes(cfg),
 		Traces:    traces.service(ident),
 		Knowledge: know, Embeddings: embedder{reg: registry, f: modelCalls, field: "model"},
-		Triggers: newTriggers(ctx, db, ident, workflows, shared.limiter, cfg, log, &cleanups),
+		Triggers: newTriggers(ctx, db, ident, workflows, botTrig, shared.limiter, cfg, log, &cleanups),
 		Limiter:  shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
 		DocumentBytes: documentBodyBytes(cfg),

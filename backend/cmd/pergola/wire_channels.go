@@ -79,12 +79,13 @@ const channelTurnTimeout = 5 * time.Minute
 
 // newChannelRuntime wires the channels' runtime (the adapters of every
 // kind that has one, the chat runtime, the work queue and the locks of
-// platform conversations the processes share), starts its worker on the
+// platform conversations the processes share; done hears of the events
+// it finished), starts its worker on the
 // queue and adds the worker's stop to cleanups. The egress allow-list
 // was checked by newWorkflows already; should it fail here, inbound
 // events are not served (nil).
 func newChannelRuntime(ctx context.Context, cleanups *[]func(), db *sqlstore.DB, bots *botapp.Service, chats *chatapp.Service,
-	shared *kv, cfg config.Config, log *slog.Logger, sh *shares) *channelapp.Runtime {
+	shared *kv, cfg config.Config, log *slog.Logger, sh *shares, done func(context.Context, *channel.Delivery)) *channelapp.Runtime {
 	guard, err := egress.New(egress.Config{Allow: cfg.EgressAllow})
 	if err != nil {
 		log.Error("channels: inbound events are not served", "err", fmt.Errorf("PERGOLA_EGRESS_ALLOW: %w", err))
@@ -95,6 +96,7 @@ func newChannelRuntime(ctx context.Context, cleanups *[]func(), db *sqlstore.DB,
 		Adapters: channelAdapters(guard.Client(), textLimits(cfg)), Locker: shared.locker, Shares: sh.channel,
 		Log: log, TurnAttempts: cfg.ChannelRetries.TurnAttempts, TurnBackoff: cfg.ChannelRetries.TurnBackoff,
 		DeliveryAttempts: cfg.ChannelRetries.SendAttempts, Backoff: cfg.ChannelRetries.SendBackoff, RetryWindow: cfg.ChannelRetries.RetryWindow,
+		Done: done,
 	})
 	if cfg.ChannelWorkers > 0 {
 		*cleanups = append(*cleanups, startChannelWorker(ctx, rt, shared.queue, cfg))

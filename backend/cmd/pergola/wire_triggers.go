@@ -12,13 +12,16 @@ import (
 	"github.com/pergola-ai/pergola/infra/sqlstore"
 )
 
-// newTriggers builds the trigger service and starts this process's
+// newTriggers builds the trigger service (bot triggers on bots) and starts this process's
 // schedule dispatcher (every process runs one: the database lets exactly
 // one claim each tick); the cleanup stops it.
-func newTriggers(ctx context.Context, db *sqlstore.DB, ident *identityapp.Service, workflows *workflowapp.Service,
+func newTriggers(ctx context.Context, db *sqlstore.DB, ident *identityapp.Service, workflows *workflowapp.Service, bots botTriggers,
 	limiter triggerapp.Limiter, cfg config.Config, log *slog.Logger, cleanups *[]func()) *triggerapp.Service {
-	svc := triggerapp.New(triggerapp.Deps{Store: db.Triggers(), Access: ident, Runner: workflows,
-		Workflows: db.Workflows(), Log: log, Limiter: limiter, MinInterval: cfg.Triggers.MinInterval})
+	d := triggerapp.Deps{Store: db.Triggers(), Access: ident, Runner: workflows,
+		Workflows: db.Workflows(), Log: log, Limiter: limiter, MinInterval: cfg.Triggers.MinInterval}
+	bots.deps(&d)
+	svc := triggerapp.New(d)
+	bots.outcomes.svc.Store(svc)
 	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 
 	"github.com/slack-go/slack"
 
@@ -13,8 +14,26 @@ import (
 	"github.com/pergola-ai/pergola/infra/channels/delivery"
 )
 
-// Kind streams answers by updating the message it posted.
-var _ appchannel.Streamer = (*Kind)(nil)
+// Kind streams answers by updating the message it posted, and posts
+// scheduled messages.
+var (
+	_ appchannel.Streamer = (*Kind)(nil)
+	_ appchannel.Pusher   = (*Kind)(nil)
+)
+
+// slackID is a Slack conversation id: C…, G… or D… and letters or digits.
+var slackID = regexp.MustCompile(`^[CGD][A-Z0-9]{2,40}$`)
+
+// PushTo addresses a new message, not in a thread, to the Slack
+// conversation chatID (a channel id such as C0123ABCD, or a direct
+// message's D… id); the key is the one the conversation's events have.
+func (k *Kind) PushTo(chatID string) (json.RawMessage, string, error) {
+	if !slackID.MatchString(chatID) {
+		return nil, "", errs.Invalid("chat_id", "must be a Slack conversation id (C…, G… or D…, as in the channel's details); got %q", chatID)
+	}
+	reply, err := json.Marshal(replyTo{Channel: chatID})
+	return reply, chatID, err
+}
 
 // posted is the handle of a message the bot posted: what chat.update
 // needs (the channel id Slack answered, which for a direct message may

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	appchannel "github.com/pergola-ai/pergola/application/channel"
@@ -13,8 +14,12 @@ import (
 	"github.com/pergola-ai/pergola/infra/channels/delivery"
 )
 
-// Kind streams answers by editing the message it sent.
-var _ appchannel.Streamer = (*Kind)(nil)
+// Kind streams answers by editing the message it sent, and posts
+// scheduled messages.
+var (
+	_ appchannel.Streamer = (*Kind)(nil)
+	_ appchannel.Pusher   = (*Kind)(nil)
+)
 
 // outMessage is a sendMessage request.
 type outMessage struct {
@@ -136,4 +141,27 @@ func cannotParse(err error) bool {
 
 func notModified(err error) bool {
 	return errors.Is(err, errs.ErrInvalid) && strings.Contains(err.Error(), "message is not modified")
+}
+
+// PushTo addresses a new message, not a reply, to the Telegram chat
+// chatID: a chat id (negative for groups), or "{chat id}:{topic id}" for
+// a forum topic; the key is the one the chat's updates have.
+func (k *Kind) PushTo(chatID string) (json.RawMessage, string, error) {
+	chat, topic, _ := strings.Cut(chatID, ":")
+	to := replyTo{}
+	var err error
+	if to.ChatID, err = strconv.ParseInt(chat, 10, 64); err != nil || to.ChatID == 0 {
+		return nil, "", errs.Invalid("chat_id", "must be a Telegram chat id (a number, negative for groups), optionally followed by :{topic id}; got %q", chatID)
+	}
+	if topic != "" {
+		if to.ThreadID, err = strconv.ParseInt(topic, 10, 64); err != nil || to.ThreadID <= 0 {
+			return nil, "", errs.Invalid("chat_id", "the topic after the colon must be a Telegram message_thread_id; got %q", chatID)
+		}
+	}
+	key := strconv.FormatInt(to.ChatID, 10)
+	if to.ThreadID != 0 {
+		key += ":" + strconv.FormatInt(to.ThreadID, 10)
+	}
+	reply, err := json.Marshal(to)
+	return reply, key, err
 }
