@@ -162,6 +162,7 @@ var routeScopes = map[string][]string{
 	"GET /api/triggers":                                          {scWorkflow},
 	"POST /api/triggers":                                         {scWorkflow},
 	"GET /api/triggers/{id}":                                     {scWorkflow},
+	"PATCH /api/triggers/{id}":                                   {scWorkflow},
 	"DELETE /api/triggers/{id}":                                  {scWorkflow},
 	"POST /api/triggers/{id}/pause":                              {scWorkflow},
 	"POST /api/triggers/{id}/resume":                             {scWorkflow},

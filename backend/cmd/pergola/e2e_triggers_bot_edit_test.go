@@ -22,14 +22,14 @@ func botTriggerEdited(t *testing.T, p *platformsSetup, id string) {
 		p.s.call(t, "PATCH", path, bootstrapToken, body).fails(t, 400, 4000, field)
 	}
 	p.s.call(t, "PATCH", "/api/triggers/123456", bootstrapToken, map[string]any{"prompt": "x"}).fails(t, 404, 4200, "trigger")
-	d := p.s.call(t, "PATCH", path, bootstrapToken, map[string]any{"prompt": "tomorrow's plan", "chat_id": "-5151", "missed": "run_once"}).must(t, 200).data
-	if str(d, "prompt") != "tomorrow's plan" || str(d, "chat_id") != "-5151" || str(d, "missed") != "run_once" || str(d, "state") != "paused" {
+	d := p.s.call(t, "PATCH", path, bootstrapToken, map[string]any{"prompt": "the plan for tomorrow", "chat_id": "-5151", "missed": "run_once"}).must(t, 200).data
+	if str(d, "prompt") != "the plan for tomorrow" || str(d, "chat_id") != "-5151" || str(d, "missed") != "run_once" || str(d, "state") != "paused" {
 		t.Fatalf("edited = %v", d)
 	}
 	p.s.call(t, "POST", path+"/resume", bootstrapToken, nil).must(t, 200)
 	waitSent(t, p, -5151, 1)
 	p.s.call(t, "POST", path+"/pause", bootstrapToken, nil).must(t, 200)
-	if m := p.tgSent(-5151)[0]; m.Text != "echo: tomorrow's plan" {
+	if m := p.tgSent(-5151)[0]; m.Text != "echo: the plan for tomorrow" {
 		t.Fatalf("sent %+v to the new chat", m)
 	}
 	d = p.s.call(t, "PATCH", path, bootstrapToken, map[string]any{"user_id": "ann", "cron": "0 8 * * *", "time_zone": "Asia/Tokyo"}).must(t, 200).data
@@ -45,7 +45,7 @@ func botTriggerEdited(t *testing.T, p *platformsSetup, id string) {
 	msgs := p.s.call(t, "GET", "/v3/chat/message/list?conversation_id="+str(tr, "conversation_id")+"&chat_id="+str(tr, "last_run_id"),
 		bootstrapToken, nil).must(t, 200)
 	list, _ := msgs.raw["data"].([]any)
-	if len(list) == 0 || str(list[0].(map[string]any), "content") != "echo: tomorrow's plan" {
+	if len(list) == 0 || str(list[0].(map[string]any), "content") != "echo: the plan for tomorrow" {
 		t.Fatalf("the end user's chat = %v; want the bot's answer", list)
 	}
 }

@@ -60,7 +60,7 @@ func checkBotTriggerRefusals(t *testing.T, p *platformsSetup) {
 // and checks that each tick's answer arrives there once, without a gap.
 func botTriggerToTelegram(t *testing.T, p *platformsSetup) string {
 	d := p.s.call(t, "POST", "/api/triggers", bootstrapToken, map[string]any{"name": "plan", "kind": "schedule", "bot_id": p.botID,
-		"prompt": "the day's plan", "channel_id": p.tgID, "chat_id": "-4242", "interval_seconds": 1}).must(t, 201).data
+		"prompt": "the plan of the day", "channel_id": p.tgID, "chat_id": "-4242", "interval_seconds": 1}).must(t, 201).data
 	id := str(d, "id")
 	if str(d, "bot_id") != p.botID || str(d, "chat_id") != "-4242" || d["workflow_id"] != nil {
 		t.Fatalf("created = %v", d)
@@ -73,7 +73,7 @@ func botTriggerToTelegram(t *testing.T, p *platformsSetup) string {
 		t.Fatalf("%d messages for %d ticks: want one each", len(sent), len(ticks))
 	}
 	for i, m := range sent {
-		if m.Text != "echo: the day's plan" || m.ReplyTo != 0 {
+		if m.Text != "echo: the plan of the day" || m.ReplyTo != 0 {
 			t.Fatalf("message %d = %+v; want the answer, not a reply", i, m)
 		}
 	}
