@@ -1499,13 +1499,13 @@ export interface paths {
         };
         /**
          * List the triggers of a workspace
-         * @description Every trigger of the workspace, oldest first. Errors: 400 without `workspace_id`; 403 when the caller is not a member.
+         * @description A page of the triggers of the workspace, oldest first, and their total. Errors: 400 without `workspace_id`, or for a bad page_num or page_size; 403 when the caller is not a member.
          */
         get: operations["listTriggers"];
         put?: never;
         /**
          * Create a trigger
-         * @description Creates an active trigger of a published workflow the caller can reach, in its workspace. A webhook trigger gets a secret (generated unless given), shown in this answer only. Errors: 400 naming the field (name, kind, workflow_id unknown or not published, cron, time_zone, interval_seconds under a minute, both cron and interval, missed, auth, answer, rate_limit).
+         * @description Creates an active trigger of a published workflow, or a schedule of a published bot, the caller can reach, in its workspace. A webhook trigger gets a secret (generated unless given), shown in this answer only. Errors: 400 naming the field (name, kind, workflow_id unknown or not published, bot_id unknown, not published to the API or given with workflow_id, prompt, channel_id not a channel of the bot that posts or not published, chat_id, user_id, cron, time_zone, interval_seconds under a minute, both cron and interval, missed, auth, answer, rate_limit).
          */
         post: operations["createTrigger"];
         delete?: never;
@@ -1538,7 +1538,11 @@ export interface paths {
         delete: operations["deleteTrigger"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit a trigger
+         * @description Changes the fields sent, checked as on creation; what the trigger runs (kind, workflow_id, bot_id) does not change. Giving `cron` drops the interval and the other way round; giving `user_id` drops the channel and chat and the other way round (a new target starts a new conversation). An active schedule whose schedule changed waits for its first tick under the new one. Errors: 400 naming the field; 404 for a trigger out of reach.
+         */
+        patch: operations["updateTrigger"];
         trace?: never;
     };
     "/api/triggers/{id}/pause": {
@@ -1578,7 +1582,7 @@ export interface paths {
         put?: never;
         /**
          * Resume a trigger
-         * @description The trigger fires again, a schedule from its next future tick. Errors: 400 on workflow_id when the workflow is gone or not published; 404 for a trigger out of reach.
+         * @description The trigger fires again, a schedule from its next future tick. Errors: 400 on workflow_id when the workflow is gone or not published (bot_id, channel_id: the bot or its channel); 404 for a trigger out of reach.
          */
         post: operations["resumeTrigger"];
         delete?: never;
@@ -5573,7 +5577,7 @@ export interface components {
             name: string;
             /** @enum {string} */
             kind: "schedule" | "webhook";
-            workflow_id: components["schemas"]["ID"];
+            workflow_id?: components["schemas"]["ID"];
             inputs: {
                 [key: string]: unknown;
             };
@@ -5602,18 +5606,31 @@ export interface components {
             /** Format: date-time */
             last_run?: string;
             last_run_id?: components["schemas"]["ID"];
-            /** @enum {string} */
-            last_status?: "started" | "failed";
+            /**
+             * @description `succeeded`: a bot's answer was delivered or stored.
+             * @enum {string}
+             */
+            last_status?: "started" | "succeeded" | "failed";
             last_error?: string;
+            bot_id?: components["schemas"]["ID"];
+            /** @description Bot: the end user's message of every turn, 1 to 4000 characters. */
+            prompt?: string;
+            channel_id?: components["schemas"]["ID"];
+            /** @description Bot: the platform chat the channel posts the answer into: a Telegram chat id (negative for groups), optionally followed by `:<topic id>`, or a Slack conversation id (C…, G…, D…). */
+            chat_id?: string;
+            /** @description Bot: instead of a channel, the end user of the API whose conversation keeps the answers. */
+            user_id?: string;
+            conversation_id?: components["schemas"]["ID"];
             /** Format: date-time */
             created_at: string;
         };
+        /** @description A trigger of a workflow (`workflow_id`) or a schedule of a bot (`bot_id`, `prompt`, and `channel_id` with `chat_id` or `user_id`). */
         TriggerInput: {
             /** @description 1 to 100 characters. */
             name: string;
             /** @enum {string} */
             kind: "schedule" | "webhook";
-            workflow_id: components["schemas"]["ID"];
+            workflow_id?: components["schemas"]["ID"];
             /** @description Fixed inputs of the Start node (a webhook call's body and query are added to them). */
             inputs?: {
                 [key: string]: unknown;
@@ -5643,6 +5660,35 @@ export interface components {
             secret?: string;
             /** @description Webhook calls per minute; 0: the default (60). */
             rate_limit?: number;
+            bot_id?: components["schemas"]["ID"];
+            /** @description Bot: the end user's message of every turn, 1 to 4000 characters. */
+            prompt?: string;
+            channel_id?: components["schemas"]["ID"];
+            /** @description Bot: the platform chat the channel posts the answer into: a Telegram chat id (negative for groups), optionally followed by `:<topic id>`, or a Slack conversation id (C…, G…, D…). */
+            chat_id?: string;
+            /** @description Bot: instead of a channel, the end user of the API whose conversation keeps the answers. */
+            user_id?: string;
+        };
+        /** @description The fields to change; those left out stay as they are. */
+        TriggerPatch: {
+            name?: string;
+            cron?: string;
+            time_zone?: string;
+            interval_seconds?: number;
+            /** @enum {string} */
+            missed?: "skip" | "run_once";
+            /** @description A workflow trigger's fixed inputs. */
+            inputs?: {
+                [key: string]: unknown;
+            };
+            rate_limit?: number;
+            /** @description Bot: the end user's message of every turn, 1 to 4000 characters. */
+            prompt?: string;
+            channel_id?: components["schemas"]["ID"];
+            /** @description Bot: the platform chat the channel posts the answer into: a Telegram chat id (negative for groups), optionally followed by `:<topic id>`, or a Slack conversation id (C…, G…, D…). */
+            chat_id?: string;
+            /** @description Bot: instead of a channel, the end user of the API whose conversation keeps the answers. */
+            user_id?: string;
         };
         TriggerWebhookAnswer: {
             execute_id: components["schemas"]["ID"];
@@ -9677,6 +9723,12 @@ export interface operations {
         parameters: {
             query: {
                 workspace_id: components["schemas"]["ID"];
+                /** @description 1-based page number. */
+                page_num?: components["parameters"]["PageNum"];
+                /** @description Alias of `page_num` (the name Coze's bot list uses); wins when both are sent. */
+                page_index?: components["parameters"]["PageIndex"];
+                /** @description Items per page, 1-100. */
+                page_size?: number;
             };
             header?: never;
             path?: never;
@@ -9794,6 +9846,43 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: Record<string, never>;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The trigger's id. */
+                id: components["parameters"]["TriggerIDPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TriggerPatch"];
+            };
+        };
+        responses: {
+            /** @description The edited trigger. */
+            200: {
+                headers: {
+                    "X-Tt-Logid": components["headers"]["LogID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Trigger"];
                     };
                 };
             };
