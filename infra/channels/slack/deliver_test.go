@@ -161,3 +161,16 @@ func TestCheckCredentialsNamesAnAPIBaseTheGuardRefuses(t *testing.T) {
 		t.Fatalf("err = %v, want settings.api_base_url saying the loopback address is refused", err)
 	}
 }
+
+func TestPushTo(t *testing.T) {
+	k := New(nil)
+	reply, key, err := k.PushTo("C0123ABCD")
+	if err != nil || string(reply) != `{"channel":"C0123ABCD"}` || key != "C0123ABCD" {
+		t.Errorf("PushTo(C0123ABCD) = %s, %q, %v", reply, key, err)
+	}
+	for _, bad := range []string{"", "general", "#general", "c0123abcd", "U0123ABCD"} {
+		if _, _, err := k.PushTo(bad); !errors.Is(err, errs.ErrInvalid) || !strings.Contains(err.Error(), "chat_id") {
+			t.Errorf("PushTo(%q) = %v, want an error on chat_id", bad, err)
+		}
+	}
+}

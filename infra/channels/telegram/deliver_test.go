@@ -152,3 +152,16 @@ func TestDeliverRefusesAMalformedReply(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestPushTo(t *testing.T) {
+	k := New(nil)
+	reply, key, err := k.PushTo("-100123:7")
+	if err != nil || string(reply) != `{"chat_id":-100123,"message_thread_id":7,"message_id":0}` || key != "-100123:7" {
+		t.Errorf("PushTo(-100123:7) = %s, %q, %v", reply, key, err)
+	}
+	for _, bad := range []string{"", "general", "0", "12:x", "12:-1"} {
+		if _, _, err := k.PushTo(bad); !errors.Is(err, errs.ErrInvalid) || !strings.Contains(err.Error(), "chat_id") {
+			t.Errorf("PushTo(%q) = %v, want an error on chat_id", bad, err)
+		}
+	}
+}
