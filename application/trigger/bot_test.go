@@ -63,7 +63,7 @@ func (c *chatBox) Chat(_ context.Context, p identity.Principal, req ChatRequest,
 func botSetup(b trigger.Bot, gone bool) (*Service, *memStore, *postBox, *chatBox, time.Time) {
 	now := time.Date(2026, 1, 1, 8, 0, 0, 0, time.UTC)
 	tick := now.Add(-time.Second)
-	st := &memStore{t: trigger.Trigger{ID: 3, CreatorID: 9, Kind: trigger.KindSchedule, Bot: b, Interval: time.Minute,
+	st := &memStore{t: trigger.Trigger{ID: 3, CreatorID: 9, Name: "plan", Kind: trigger.KindSchedule, Bot: b, Interval: time.Minute,
 		Missed: trigger.MissedSkip, State: trigger.StateActive, NextRun: &tick}}
 	posts, chats := &postBox{}, &chatBox{}
 	svc := New(Deps{Store: st, Access: members{}, Bots: oneBot{gone: gone}, Channels: posts, Chats: chats,
