@@ -139,7 +139,8 @@ type Store interface {
 	// still tick and the trigger is active (compare-and-set); it reports
 	// whether this caller won the tick. Exactly one caller wins a tick.
 	Claim(ctx context.Context, id int64, tick, next time.Time) (bool, error)
-	// Record stores the outcome of a firing.
+	// Record stores the outcome of a firing, unless the trigger holds
+	// the outcome of a later one (o.At before its LastRun).
 	Record(ctx context.Context, id int64, o Outcome) error
 	// ClaimRequest records a webhook call's request id: first is true for
 	// its first call; a repeat gets the run the first recorded (0 while it

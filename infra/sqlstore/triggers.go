@@ -139,14 +139,26 @@ func (s *TriggerStore) SetState(ctx context.Context, id int64, state trigger.Sta
 	return s.update(ctx, id, map[string]any{"state": string(state), "pause_reason": reason, "next_run": dbTimePtr(next)})
 }
 
-// Record stores the outcome of a firing.
+// Record stores the outcome of a firing, unless the trigger holds the
+// outcome of a later one (a bot's turn may end after the next tick).
 func (s *TriggerStore) Record(ctx context.Context, id int64, o trigger.Outcome) error {
 	at := dbTime(o.At)
-	cols := map[string]any{"last_run": &at, "last_run_id": o.RunID, "last_status": o.Status, "last_error": o.Error}
+	cols := map[string]any{"last_run": &at, "last_run_id": o.RunID, "last_status": o.Status, "last_error": o.Error,
+		"updated_at": s.db.timestamp()}
 	if o.ConversationID != 0 {
 		cols["conversation_id"] = o.ConversationID
 	}
-	return s.update(ctx, id, cols)
+	res := s.db.gorm.WithContext(ctx).Model(&triggerRow{}).
+		Where("id = ? AND (last_run IS NULL OR last_run <= ?)", id, at).Updates(cols)
+	if res.Error != nil {
+		return fmt.Errorf("sqlstore: record trigger outcome: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		if _, err := s.Get(ctx, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *TriggerStore) update(ctx context.Context, id int64, cols map[string]any) error {

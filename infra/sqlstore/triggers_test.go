@@ -86,6 +86,8 @@ func testTriggerStore(t *testing.T, db *DB) {
 		}
 		at := time.Now()
 		mustNot(t, store.Record(ctx, sched.ID, trigger.Outcome{At: at, RunID: 7, Status: trigger.StatusFailed, Error: "boom"}))
+		// The end of an earlier firing, recorded late, does not hide this one.
+		mustNot(t, store.Record(ctx, sched.ID, trigger.Outcome{At: at.Add(-time.Second), RunID: 6, Status: trigger.StatusSucceeded}))
 		got, _ := store.Get(ctx, sched.ID)
 		if got.State != trigger.StatePaused || got.PauseReason != "workflow deleted" || got.NextRun != nil ||
 			got.LastRunID != 7 || got.LastError != "boom" || got.LastRun == nil {

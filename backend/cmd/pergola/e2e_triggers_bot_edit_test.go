@@ -27,11 +27,8 @@ func botTriggerEdited(t *testing.T, p *platformsSetup, id string) {
 		t.Fatalf("edited = %v", d)
 	}
 	p.s.call(t, "POST", path+"/resume", bootstrapToken, nil).must(t, 200)
-	waitSent(t, p, -5151, 1)
+	waitSent(t, p, -5151, 1, "echo: the plan for tomorrow")
 	p.s.call(t, "POST", path+"/pause", bootstrapToken, nil).must(t, 200)
-	if m := p.tgSent(-5151)[0]; m.Text != "echo: the plan for tomorrow" {
-		t.Fatalf("sent %+v to the new chat", m)
-	}
 	d = p.s.call(t, "PATCH", path, bootstrapToken, map[string]any{"user_id": "ann", "cron": "0 8 * * *", "time_zone": "Asia/Tokyo"}).must(t, 200).data
 	if str(d, "user_id") != "ann" || d["channel_id"] != nil || d["chat_id"] != nil || str(d, "cron") != "0 8 * * *" || d["interval_seconds"] != nil {
 		t.Fatalf("edited for an end user = %v", d)

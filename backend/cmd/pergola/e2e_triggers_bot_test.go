@@ -65,7 +65,7 @@ func botTriggerToTelegram(t *testing.T, p *platformsSetup) string {
 	if str(d, "bot_id") != p.botID || str(d, "chat_id") != "-4242" || d["workflow_id"] != nil {
 		t.Fatalf("created = %v", d)
 	}
-	waitSent(t, p, -4242, 3)
+	waitSent(t, p, -4242, 3, "echo: the plan of the day")
 	p.s.call(t, "POST", "/api/triggers/"+id+"/pause", bootstrapToken, nil).must(t, 200)
 	ticks := triggerTicks(t, p, id)
 	sent := p.tgSent(-4242)
@@ -89,13 +89,22 @@ func botTriggerToTelegram(t *testing.T, p *platformsSetup) string {
 	return id
 }
 
-// waitSent waits until the fake Telegram shows at least n messages in
-// chatID.
-func waitSent(t *testing.T, p *platformsSetup, chatID int64, n int) {
+// waitSent waits until the fake Telegram shows at least n messages
+// reading text in chatID (answers stream: a message grows by edits).
+func waitSent(t *testing.T, p *platformsSetup, chatID int64, n int, text string) {
 	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); len(p.tgSent(chatID)) < n; time.Sleep(50 * time.Millisecond) {
+	count := func() int {
+		c := 0
+		for _, m := range p.tgSent(chatID) {
+			if m.Text == text {
+				c++
+			}
+		}
+		return c
+	}
+	for deadline := time.Now().Add(15 * time.Second); count() < n; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("after 15s %d messages in chat %d; want %d", len(p.tgSent(chatID)), chatID, n)
+			t.Fatalf("after 15s %d messages %q in chat %d (%+v); want %d", count(), text, chatID, p.tgSent(chatID), n)
 		}
 	}
 }
