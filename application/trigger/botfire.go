@@ -143,16 +143,16 @@ func (s *Service) chatEnded(id int64, o trigger.Outcome, err error) {
 
 // botFailed records a turn that could not start and pauses t when its
 // bot, channel or publication is gone.
+// The failure is recorded before the pause, so that a paused trigger
+// shows it.
 func (s *Service) botFailed(ctx context.Context, t *trigger.Trigger, now time.Time, err error) error {
+	rerr := s.d.Store.Record(ctx, t.ID, trigger.Outcome{At: now, Status: trigger.StatusFailed, Error: err.Error()})
 	if reason := botGone(err); reason != "" {
 		if perr := s.d.Store.SetState(ctx, t.ID, trigger.StatePaused, reason, nil); perr != nil {
 			s.d.Log.Warn("could not pause a trigger", "trigger", t.ID, "err", perr)
 		}
 	}
-	if rerr := s.d.Store.Record(ctx, t.ID, trigger.Outcome{At: now, Status: trigger.StatusFailed, Error: err.Error()}); rerr != nil {
-		return errors.Join(err, rerr)
-	}
-	return err
+	return errors.Join(err, rerr)
 }
 
 // botGone says why t cannot run any more, or "" when another tick may:

@@ -91,12 +91,12 @@ func (s *Service) fire(ctx context.Context, t *trigger.Trigger, inputs map[strin
 	}
 	if err != nil {
 		o.Status, o.Error = trigger.StatusFailed, err.Error()
-		s.pauseIfGone(ctx, t, err)
 	}
-	if rerr := s.d.Store.Record(ctx, t.ID, o); rerr != nil {
-		return o.RunID, errors.Join(err, rerr)
+	rerr := s.d.Store.Record(ctx, t.ID, o)
+	if err != nil {
+		s.pauseIfGone(ctx, t, err) // after the record: a paused trigger shows why
 	}
-	return o.RunID, err
+	return o.RunID, errors.Join(err, rerr)
 }
 
 // creator is the principal runs of t run as: its creator, whose

@@ -133,10 +133,12 @@ func (s *Service) answer(ctx context.Context, t *trigger.Trigger, inputs map[str
 	}
 	if err != nil {
 		o.Status, o.Error = trigger.StatusFailed, err.Error()
-		s.pauseIfGone(ctx, t, err)
 	}
 	if rerr := s.d.Store.Record(ctx, t.ID, o); rerr != nil {
 		s.d.Log.Warn("could not record a trigger's run", "trigger", t.ID, "err", rerr)
+	}
+	if err != nil {
+		s.pauseIfGone(ctx, t, err) // after the record: a paused trigger shows why
 	}
 	return a, err
 }
