@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pergola-ai/pergola/workflow/internal/procnice"
 	"github.com/pergola-ai/pergola/workflow/jsrun"
 )
 
@@ -49,7 +50,13 @@ type Config struct {
 	// a positive one lets the server's own work and runs that wake up go
 	// before code that computes for long.
 	Nice int
-	Log  *slog.Logger // nil: slog.Default()
+	// DemoteAfter is how long a run may go before its worker is reniced
+	// to procnice.Demoted, so that runs that wake up go first; a worker
+	// so demoted is replaced after its run (a nice value cannot be
+	// lowered back without privilege). 0, or Nice at procnice.Demoted
+	// already: never.
+	DemoteAfter time.Duration
+	Log         *slog.Logger // nil: slog.Default()
 }
 
 func (c Config) withDefaults() Config {
@@ -114,9 +121,32 @@ func (p *Pool) Run(ctx context.Context, prog *jsrun.Program, params map[string]a
 		return jsrun.Result{}, err
 	}
 	req := request{Code: prog.Source(), Params: params, TimeoutMS: max(1, timeout.Milliseconds())}
+	demoted := p.demoteLater(w)
 	res, err := w.run(ctx, req, timeout+p.cfg.Grace, p.cfg.MaxResult+(1<<10))
-	p.release(w)
+	p.release(w, demoted())
 	return res, err
+}
+
+// demoteLater renices w's process to procnice.Demoted once its run has
+// gone on for DemoteAfter. The function it returns, called when the run
+// is over, stops the wait and reports whether w was demoted; it returns
+// only after the renice, so that w's process id is not reused meanwhile.
+func (p *Pool) demoteLater(w *worker) func() bool {
+	if p.cfg.DemoteAfter <= 0 || p.cfg.Nice >= procnice.Demoted {
+		return func() bool { return false }
+	}
+	done := make(chan struct{})
+	t := time.AfterFunc(p.cfg.DemoteAfter, func() {
+		defer close(done)
+		_ = procnice.Process(w.cmd.Process.Pid, procnice.Demoted) // fails only for a worker that died: replaced anyway
+	})
+	return func() bool {
+		if t.Stop() {
+			return false
+		}
+		<-done
+		return true
+	}
 }
 
 // acquire takes an idle worker, starting one in a free slot or in place of
@@ -180,13 +210,17 @@ func (p *Pool) preferStarted() *worker {
 }
 
 // release gives a worker back after a run, or replaces it in the
-// background when the run killed it.
-func (p *Pool) release(w *worker) {
-	if w.alive() {
+// background when the run killed or demoted it.
+func (p *Pool) release(w *worker, demoted bool) {
+	switch {
+	case w.alive() && !demoted:
 		p.free <- w
 		return
+	case w.alive():
+		p.retire(w)
+	default:
+		p.drop(w, "its run killed it")
 	}
-	p.drop(w, "its run killed it")
 	go func() {
 		nw, err := p.start()
 		if err != nil {
@@ -215,12 +249,25 @@ func (p *Pool) start() (*worker, error) {
 
 // drop discards a dead or killed worker and logs why it ended.
 func (p *Pool) drop(w *worker, why string) {
+	p.forget(w)
+	p.cfg.Log.Info("code worker process replaced", "reason", why, "pid", w.cmd.Process.Pid, "exit", w.waitErr,
+		"stderr", firstLine(w.stderr.String()))
+}
+
+// retire discards a worker demoted by its run, which ended: its
+// replacement runs at the pool's nice value.
+func (p *Pool) retire(w *worker) {
+	p.forget(w)
+	p.cfg.Log.Debug("code worker process replaced", "reason", "its run went on long enough to be demoted", "pid", w.cmd.Process.Pid)
+}
+
+// forget kills a worker, waits until it is reaped and takes it off the
+// live ones.
+func (p *Pool) forget(w *worker) {
 	w.discard()
 	p.mu.Lock()
 	delete(p.live, w)
 	p.mu.Unlock()
-	p.cfg.Log.Info("code worker process replaced", "reason", why, "pid", w.cmd.Process.Pid, "exit", w.waitErr,
-		"stderr", firstLine(w.stderr.String()))
 }
 
 // Close kills every worker and waits until they are reaped; runs under
