@@ -51,6 +51,10 @@ type Limits struct {
 	// fair share allows (default Parallel): a workspace running that many
 	// cannot take the pool's reserve.
 	PerTenant int
+	// DemoteAfter is how long a run may go before its sandbox (every
+	// process of it) is reniced to procnice.Demoted, so that runs that
+	// wake up, and interpreters starting, go first (0: never).
+	DemoteAfter time.Duration
 }
 
 func (l Limits) withDefaults() Limits {
@@ -125,7 +129,8 @@ type Runner struct {
 	checked       *checks
 	log           *slog.Logger
 	tenant        func(context.Context) int64
-	noAudit       bool // tests: the kernel's limits alone, without the Python audit hook
+	noAudit       bool          // tests: the kernel's limits alone, without the Python audit hook
+	onRun         func(pid int) // tests: told the process id of each sandbox given a job
 }
 
 // New returns a runner, or ErrUnavailable when python3 or bwrap cannot be

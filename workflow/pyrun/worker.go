@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/pergola-ai/pergola/workflow/internal/procnice"
 )
 
 // worker is one started sandbox waiting for its job.
@@ -107,8 +109,14 @@ func (r *Runner) do(ctx context.Context, job map[string]any, timeout time.Durati
 	if err != nil {
 		return nil, fmt.Errorf("start a Python sandbox: %w", err)
 	}
-	answered := false
-	defer func() { go w.end(answered) }() // the answer does not wait for the sandbox's teardown
+	if r.onRun != nil {
+		r.onRun(w.cmd.Process.Pid)
+	}
+	answered, demoted := false, r.demoteLater(w)
+	defer func() {
+		a := answered
+		go func() { demoted(); w.end(a) }() // the answer does not wait for the sandbox's teardown
+	}()
 	line, _ := json.Marshal(job)
 	go func() {
 		_, _ = w.stdin.Write(append(line, '\n'))
@@ -134,6 +142,26 @@ func (r *Runner) do(ctx context.Context, job map[string]any, timeout time.Durati
 	case got := <-done:
 		answered = got.err == nil
 		return r.decode(got.b, got.err)
+	}
+}
+
+// demoteLater renices every process of w's sandbox to procnice.Demoted
+// once its run has gone on for Limits.DemoteAfter. The function it
+// returns stops the wait, or waits for the renice to finish, so that the
+// sandbox is ended (and its process ids freed) only after.
+func (r *Runner) demoteLater(w *worker) func() {
+	if r.lim.DemoteAfter <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	t := time.AfterFunc(r.lim.DemoteAfter, func() {
+		defer close(done)
+		_ = procnice.Tree(w.cmd.Process.Pid, procnice.Demoted) // fails only for a sandbox that ended
+	})
+	return func() {
+		if !t.Stop() {
+			<-done
+		}
 	}
 }
 
