@@ -29,10 +29,18 @@ type Shares struct {
 	// wake up go before code that loops; beside other busy programs it
 	// slows every code node.
 	CodeNice int `yaml:"code_nice"`
+	// CodeDemoteAfter is how long a code node (JavaScript or Python) may
+	// run before its process is reniced to 19, the lowest priority, so
+	// that code that loops yields the CPU to code nodes that wake up
+	// (and to Python interpreters starting); a JavaScript worker so
+	// demoted is replaced after its run. 0: never.
+	CodeDemoteAfter time.Duration `yaml:"code_demote_after"`
 }
 
 // DefaultShares returns the default shares: a quarter of each pool.
-func DefaultShares() Shares { return Shares{Share: 0.25, ModelWait: 10 * time.Second} }
+func DefaultShares() Shares {
+	return Shares{Share: 0.25, ModelWait: 10 * time.Second, CodeDemoteAfter: 200 * time.Millisecond}
+}
 
 // CodeWorkers is how many code nodes (JavaScript, and Python apart) run
 // at once in this process: PERGOLA_CODE_PARALLEL, or by default four per
@@ -62,12 +70,17 @@ func applySharesEnv(s *Shares, env Lookup) error {
 			*dst = n
 		}
 	}
-	if v, ok := env("PERGOLA_MODEL_WAIT"); ok {
-		d, err := time.ParseDuration(strings.TrimSpace(v))
-		if err != nil {
-			return fmt.Errorf("PERGOLA_MODEL_WAIT: must be a duration such as 10s, got %q", v)
+	for key, d := range map[string]struct {
+		dst     *time.Duration
+		example string
+	}{"PERGOLA_MODEL_WAIT": {&s.ModelWait, "10s"}, "PERGOLA_CODE_DEMOTE_AFTER": {&s.CodeDemoteAfter, "200ms (0 turns it off)"}} {
+		if v, ok := env(key); ok {
+			n, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("%s: must be a duration such as %s, got %q", key, d.example, v)
+			}
+			*d.dst = n
 		}
-		s.ModelWait = d
 	}
 	return nil
 }
@@ -80,6 +93,8 @@ func (s Shares) validate() error {
 		return fmt.Errorf("PERGOLA_MODEL_PARALLEL: must be 0 (no bound) or a positive number of model calls running at once, got %d", s.ModelParallel)
 	case s.CodeNice < 0 || s.CodeNice > 19:
 		return fmt.Errorf("PERGOLA_CODE_NICE: must be a nice value from 0 (the server's) to 19, got %d", s.CodeNice)
+	case s.CodeDemoteAfter < 0 || s.CodeDemoteAfter > 10*time.Minute:
+		return fmt.Errorf("PERGOLA_CODE_DEMOTE_AFTER: must be 0 (never demote) or how long a code node runs before its priority is lowered, at most 10m, such as 200ms; got %s", s.CodeDemoteAfter)
 	case s.ModelWait < 0 || s.ModelWait > 10*time.Minute:
 		return fmt.Errorf("PERGOLA_MODEL_WAIT: must be between 0 and 10m, got %s", s.ModelWait)
 	}
