@@ -38,7 +38,9 @@ type allowedMentions struct {
 // 5xx are retried by the Kind's policy, honouring Retry-After. A refused
 // token is errs.ErrUnauthenticated with Discord's words; an interaction
 // past its 15 minutes is errs.ErrNotFound; a malformed reply is
-// errs.ErrInvalid.
+// errs.ErrInvalid. A reply of PushTo, {channel_id}, posts every piece as
+// a new message of the channel (POST /channels/{channel_id}/messages,
+// as the bot).
 func (k *Kind) Deliver(ctx context.Context, c *channel.Channel, reply json.RawMessage, text string) error {
 	pieces := k.Parts(text)
 	for i, piece := range pieces {
@@ -62,24 +64,28 @@ type sentMessage struct {
 	MessageID string `json:"message_id"`
 }
 
-// SendPart sends part i of an answer as Deliver does: part 0 edits the
-// original response, the others are follow-ups. It returns the message's
-// handle, {"message_id"}.
+// SendPart sends part i of an answer as Deliver does: to an interaction,
+// part 0 edits the original response and the others are follow-ups; to
+// a channel (a scheduled message), every part is a new message. It
+// returns the message's handle, {"message_id"}.
 func (k *Kind) SendPart(ctx context.Context, c *channel.Channel, reply json.RawMessage, i int, text string) (json.RawMessage, error) {
-	hook, err := webhookPath(reply)
+	rt, err := routeOf(reply)
 	if err != nil {
 		return nil, err
 	}
-	method, path, sent := http.MethodPost, hook, sentMessage{}
-	if i == 0 {
-		method, path, sent.MessageID = http.MethodPatch, hook+"/messages/@original", "@original"
+	method, path, sent := http.MethodPost, rt.base, sentMessage{}
+	switch {
+	case rt.bot:
+		path = rt.base + "/messages"
+	case i == 0:
+		method, path, sent.MessageID = http.MethodPatch, rt.base+"/messages/@original", "@original"
 	}
 	var out struct {
 		ID string `json:"id"`
 	}
 	a := k.api(c)
 	m := message{Content: Markdown(text), AllowedMentions: allowedMentions{Parse: []string{}}}
-	if err := k.retry.Do(ctx, func(ctx context.Context) error { return a.call(ctx, method, path, false, m, &out) }); err != nil {
+	if err := k.retry.Do(ctx, func(ctx context.Context) error { return a.call(ctx, method, path, rt.bot, m, &out) }); err != nil {
 		return nil, err
 	}
 	if sent.MessageID == "" {
@@ -88,10 +94,12 @@ func (k *Kind) SendPart(ctx context.Context, c *channel.Channel, reply json.RawM
 	return json.Marshal(sent)
 }
 
-// Edit replaces the content of the interaction's message handle names
-// (PATCH /webhooks/{application_id}/{token}/messages/{message_id}), once.
+// Edit replaces the content of the message handle names, once: PATCH
+// /webhooks/{application_id}/{token}/messages/{message_id} for an
+// interaction's, PATCH /channels/{channel_id}/messages/{message_id} (as
+// the bot) for a message the bot posted in a channel.
 func (k *Kind) Edit(ctx context.Context, c *channel.Channel, reply, handle json.RawMessage, text string) error {
-	hook, err := webhookPath(reply)
+	rt, err := routeOf(reply)
 	if err != nil {
 		return err
 	}
@@ -100,16 +108,7 @@ func (k *Kind) Edit(ctx context.Context, c *channel.Channel, reply, handle json.
 		return errs.Invalid("handle", "must be a Discord message {message_id}")
 	}
 	m := message{Content: Markdown(text), AllowedMentions: allowedMentions{Parse: []string{}}}
-	return k.api(c).call(ctx, http.MethodPatch, hook+"/messages/"+url.PathEscape(h.MessageID), false, m, nil)
-}
-
-// webhookPath is the interaction webhook of reply.
-func webhookPath(reply json.RawMessage) (string, error) {
-	var to replyTo
-	if err := json.Unmarshal(reply, &to); err != nil || to.ApplicationID == "" || to.Token == "" {
-		return "", errs.Invalid("reply", "must be a Discord reply target {application_id, token}")
-	}
-	return "/webhooks/" + url.PathEscape(to.ApplicationID) + "/" + url.PathEscape(to.Token), nil
+	return k.api(c).call(ctx, http.MethodPatch, rt.base+"/messages/"+url.PathEscape(h.MessageID), rt.bot, m, nil)
 }
 
 var massMention = regexp.MustCompile(`@(everyone|here)\b`)

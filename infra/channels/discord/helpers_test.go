@@ -16,6 +16,8 @@ import (
 const (
 	testAppID = "1100000000000000001"
 	testToken = "MTEwMDAw.unit-test.bot-token"
+	// testChannel is the channel the fake lets the bot post in.
+	testChannel = "1100000000000000009"
 )
 
 // rig is a Kind talking through the egress guard (loopback allowed) to
@@ -33,7 +35,8 @@ func newRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{fake: discordfake.New(t, discordfake.App{ApplicationID: testAppID, BotToken: testToken, BotUserID: "1100000000000000002"})}
+	r := &rig{fake: discordfake.New(t, discordfake.App{ApplicationID: testAppID, BotToken: testToken, BotUserID: "1100000000000000002",
+		ChannelIDs: []string{testChannel}})}
 	policy := delivery.DefaultPolicy()
 	policy.Sleep = func(_ context.Context, d time.Duration) error { r.waits = append(r.waits, d); return nil }
 	r.kind = New(guard.Client(), WithRetry(policy))

@@ -68,10 +68,12 @@ type option struct {
 // optionString is the type of a string option.
 const optionString = 3
 
-// replyTo is where an answer goes: the interaction's webhook.
+// replyTo is where an answer goes: the interaction's webhook, or for a
+// scheduled message (PushTo) a channel.
 type replyTo struct {
-	ApplicationID string `json:"application_id"`
-	Token         string `json:"token"`
+	ApplicationID string `json:"application_id,omitempty"`
+	Token         string `json:"token,omitempty"`
+	ChannelID     string `json:"channel_id,omitempty"`
 }
 
 // Receive verifies X-Signature-Ed25519 (the Ed25519 signature of

@@ -2,8 +2,10 @@
 // HTTP server on 127.0.0.1 answering the HTTP API calls a channel makes
 // (GET /users/@me and /applications/@me with "Authorization: Bot …",
 // PATCH /webhooks/{application_id}/{token}/messages/{@original or a
-// follow-up's id}, 404 Unknown Message for another id, and POST
-// /webhooks/{application_id}/{token}) with Discord's JSON and error
+// follow-up's id}, 404 Unknown Message for another id, POST
+// /webhooks/{application_id}/{token}, and as the bot POST
+// /channels/{channel_id}/messages and PATCH
+// /channels/{channel_id}/messages/{message_id}) with Discord's JSON and error
 // shapes ({"message","code"}; 429 with Retry-After and retry_after; 400
 // "Invalid Form Body" past 2,000 characters), recording what it
 // received, and a sender of interactions signed with the application's
@@ -31,11 +33,19 @@ type App struct {
 	ApplicationID string
 	BotToken      string
 	BotUserID     string
+	// ChannelIDs are the channels the bot can post in; others are 404
+	// Unknown Channel.
+	ChannelIDs []string
 }
 
-// Message is one edit or follow-up the fake accepted.
+// Message is one edit or follow-up the fake accepted, or a message the
+// bot posted in a channel (or its edit).
 type Message struct {
+	// Token is the interaction's token; empty for a channel's message.
 	Token string
+	// ChannelID is the channel a bot's message was posted in; empty for
+	// an interaction's.
+	ChannelID string
 	// ID is the id of the message made (a follow-up) or edited.
 	ID string
 	// Edit is true for an edit (PATCH …/messages/{Target}), false for a
@@ -141,6 +151,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.me(w, r, path)
 	case strings.HasPrefix(path, "/webhooks/"):
 		s.webhook(w, r, strings.Split(strings.TrimPrefix(path, "/webhooks/"), "/"))
+	case strings.HasPrefix(path, "/channels/"):
+		s.channelCall(w, r, strings.Split(strings.TrimPrefix(path, "/channels/"), "/"))
 	default:
 		writeError(w, http.StatusNotFound, "404: Not Found", 0)
 	}

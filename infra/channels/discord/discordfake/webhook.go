@@ -26,9 +26,9 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request, parts []string)
 	case edit && parts[3] != "@original" && !s.followUp(parts[1], parts[3]):
 		writeError(w, http.StatusNotFound, "Unknown Message", 10008)
 	case edit:
-		s.message(w, r, parts[1], parts[3])
+		s.message(w, r, Message{Token: parts[1], Edit: true, Target: parts[3]})
 	default:
-		s.message(w, r, parts[1], "")
+		s.message(w, r, Message{Token: parts[1]})
 	}
 }
 
@@ -51,8 +51,9 @@ func (s *Server) issued(token string) bool {
 	return s.tokens[token]
 }
 
-// message accepts a follow-up (target "") or the edit of target.
-func (s *Server) message(w http.ResponseWriter, r *http.Request, token, target string) {
+// message accepts m, a new message or an edit, with the request's
+// content and allowed_mentions.
+func (s *Server) message(w http.ResponseWriter, r *http.Request, m Message) {
 	var in struct {
 		Content         string `json:"content"`
 		AllowedMentions *struct {
@@ -68,13 +69,13 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request, token, target s
 		writeJSON(w, http.StatusBadRequest, why)
 		return
 	}
-	m := Message{Token: token, Edit: target != "", Target: target, Content: in.Content}
+	m.Content = in.Content
 	if in.AllowedMentions != nil {
 		m.ParseMentions = append([]string{}, in.AllowedMentions.Parse...)
 	}
 	id := s.accept(m)
 	writeJSON(w, http.StatusOK, map[string]any{"id": id, "type": 0, "content": in.Content,
-		"channel_id": "0", "author": map[string]any{"id": s.app.BotUserID, "bot": true}, "webhook_id": s.app.ApplicationID})
+		"channel_id": channelOr(m.ChannelID), "author": map[string]any{"id": s.app.BotUserID, "bot": true}, "webhook_id": s.app.ApplicationID})
 }
 
 // contentError is Discord's answer to content it refuses, or nil.
@@ -96,11 +97,20 @@ func (s *Server) accept(m Message) string {
 	defer s.mu.Unlock()
 	s.seq++
 	m.ID = strconv.Itoa(1100000000000000000 + s.seq)
-	if m.Edit && m.Target != "@original" {
+	if m.Edit && m.Target != "@original" { // an edit keeps the message's id
 		m.ID = m.Target
 	}
 	s.messages = append(s.messages, m)
 	return m.ID
+}
+
+// channelOr is the channel id an answer shows: the channel's, or "0"
+// for an interaction's webhook in the fake.
+func channelOr(id string) string {
+	if id == "" {
+		return "0"
+	}
+	return id
 }
 
 func writeError(w http.ResponseWriter, status int, message string, code int) {
