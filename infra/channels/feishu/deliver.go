@@ -25,7 +25,8 @@ type sentMessage struct {
 	MessageID string `json:"message_id"`
 }
 
-// Deliver answers the message reply names with the reply API, in plain
+// Deliver answers the message reply names with the reply API (a PushTo
+// address, {chat_id}: sends new messages to the chat), in plain
 // text converted from Markdown, split into messages of at most 4,000
 // characters. A refused tenant token is fetched again once, then
 // errs.ErrUnauthenticated with the platform's words; 429, 5xx and the
@@ -47,18 +48,26 @@ func (k *Kind) Parts(text string) []string { return delivery.Split(text, MaxMess
 // MaxEdits is the platform's limit on the edits of one message.
 func (k *Kind) MaxEdits() int { return MaxEdits }
 
-// SendPart sends part i of an answer in reply to the user's message and
-// returns the reply's handle, {"message_id"}.
+// SendPart sends part i of an answer in reply to the user's message, or
+// for a PushTo address {chat_id} as a new message of the chat (POST
+// /open-apis/im/v1/messages?receive_id_type=chat_id), and returns the
+// message's handle, {"message_id"}.
 func (k *Kind) SendPart(ctx context.Context, c *channel.Channel, reply json.RawMessage, _ int, text string) (json.RawMessage, error) {
 	var to replyTo
-	if err := json.Unmarshal(reply, &to); err != nil || to.MessageID == "" {
-		return nil, errs.Invalid("reply", "must be a Feishu/Lark reply target {message_id, chat_id}")
+	err := json.Unmarshal(reply, &to)
+	path, receiveID := "/open-apis/im/v1/messages/"+url.PathEscape(to.MessageID)+"/reply", ""
+	switch {
+	case err == nil && to.MessageID == "" && chatID.MatchString(to.ChatID):
+		path, receiveID = "/open-apis/im/v1/messages?receive_id_type=chat_id", to.ChatID
+	case err != nil || to.MessageID == "":
+		return nil, errs.Invalid("reply", "must be a Feishu/Lark reply target {message_id, chat_id} or {chat_id}")
 	}
 	var out struct {
 		Data sentMessage `json:"data"`
 	}
-	path := "/open-apis/im/v1/messages/" + url.PathEscape(to.MessageID) + "/reply"
-	err := k.retry.Do(ctx, func(ctx context.Context) error { return k.sendText(ctx, c, http.MethodPost, path, Plain(text), &out) })
+	err = k.retry.Do(ctx, func(ctx context.Context) error {
+		return k.sendText(ctx, c, http.MethodPost, path, receiveID, Plain(text), &out)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -72,13 +81,17 @@ func (k *Kind) Edit(ctx context.Context, c *channel.Channel, _, handle json.RawM
 	if err := json.Unmarshal(handle, &h); err != nil || h.MessageID == "" {
 		return errs.Invalid("handle", "must be a Feishu/Lark message {message_id}")
 	}
-	return k.sendText(ctx, c, http.MethodPut, "/open-apis/im/v1/messages/"+url.PathEscape(h.MessageID), Plain(text), nil)
+	return k.sendText(ctx, c, http.MethodPut, "/open-apis/im/v1/messages/"+url.PathEscape(h.MessageID), "", Plain(text), nil)
 }
 
-// sendText sends a text message body to path with the tenant token.
-func (k *Kind) sendText(ctx context.Context, c *channel.Channel, method, path, text string, out any) error {
+// sendText sends a text message body to path with the tenant token,
+// with receive_id when it is not empty (a new message).
+func (k *Kind) sendText(ctx context.Context, c *channel.Channel, method, path, receiveID, text string, out any) error {
 	content, _ := json.Marshal(map[string]string{"text": text})
 	body := map[string]string{"msg_type": "text", "content": string(content)}
+	if receiveID != "" {
+		body["receive_id"] = receiveID
+	}
 	return k.authed(ctx, c, func(token string) error {
 		return k.call(ctx, method, base(c), path, token, body, out)
 	})

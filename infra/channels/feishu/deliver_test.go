@@ -107,7 +107,9 @@ func TestDeliverRefusedTokenIsUnauthenticated(t *testing.T) {
 
 func TestDeliverRefusesAMalformedReply(t *testing.T) {
 	r := newRig(t, false)
-	if err := r.kind.Deliver(context.Background(), r.ch, json.RawMessage(`{"chat_id":"oc_1"}`), "hi"); !errors.Is(err, errs.ErrInvalid) {
-		t.Fatalf("no message_id: %v; want invalid", err)
+	for _, reply := range []string{`{}`, `{"chat_id":"general"}`, `{"message_id":""}`, `[]`} {
+		if err := r.kind.Deliver(context.Background(), r.ch, json.RawMessage(reply), "hi"); !errors.Is(err, errs.ErrInvalid) {
+			t.Fatalf("reply %s: %v; want invalid", reply, err)
+		}
 	}
 }

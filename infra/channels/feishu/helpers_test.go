@@ -21,6 +21,7 @@ const (
 	testToken  = "verification-token-0001"
 	testKey    = "encrypt-key-0001"
 	botOpenID  = "ou_bot"
+	testChat   = "oc_5ad11d72b830411d72b836c20" // a chat the bot is in
 )
 
 // rig is a Kind talking through the egress guard (loopback allowed) to
@@ -41,7 +42,8 @@ func newRig(t testing.TB, encrypted bool) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{now: time.Now(), sub: feishufake.Subscription{VerificationToken: testToken},
-		fake: feishufake.New(t, feishufake.App{ID: testAppID, Secret: testSecret, BotOpenID: botOpenID, BotName: "Pergola"})}
+		fake: feishufake.New(t, feishufake.App{ID: testAppID, Secret: testSecret, BotOpenID: botOpenID, BotName: "Pergola",
+			ChatIDs: []string{testChat}})}
 	policy := delivery.DefaultPolicy()
 	policy.Sleep = func(_ context.Context, d time.Duration) error { r.waits = append(r.waits, d); return nil }
 	r.kind = New(guard.Client(), WithRetry(policy), WithClock(func() time.Time { return r.now }))

@@ -28,9 +28,10 @@ type eventHeader struct {
 	Token     string `json:"token"`
 }
 
-// replyTo is where an answer goes: the message replied to, and its chat.
+// replyTo is where an answer goes: the message replied to, and its chat;
+// for a scheduled message (PushTo) only the chat.
 type replyTo struct {
-	MessageID string `json:"message_id"`
+	MessageID string `json:"message_id,omitempty"`
 	ChatID    string `json:"chat_id"`
 }
 

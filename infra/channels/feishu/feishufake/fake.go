@@ -1,6 +1,7 @@
 // Package feishufake is a local stand-in for the Feishu/Lark Open
 // Platform, for tests: a real HTTP server on 127.0.0.1 issuing tenant
-// access tokens, answering the bot's info, the reply API and the edit of
+// access tokens, answering the bot's info, the reply API, the send API
+// (POST /open-apis/im/v1/messages?receive_id_type=chat_id) and the edit of
 // a sent text message (at most 20 edits) with the platform's shapes — refusals as {"code":non-zero,"msg"}, a refused
 // token as code 99991663, rate limits as 429 with x-ogw-ratelimit-reset
 // — recording what it received, and a sender of event requests
@@ -26,6 +27,9 @@ type App struct {
 	Secret    string
 	BotOpenID string // ou_…
 	BotName   string
+	// ChatIDs are the chats (oc_…) the bot is in, where it can send new
+	// messages; others are refused with code 230002.
+	ChatIDs []string
 }
 
 // Reply is one message the reply API accepted.
@@ -44,6 +48,7 @@ type Server struct {
 	mu      sync.Mutex
 	journal channelfake.Journal[failure] // calls received, failures to answer next
 	replies []Reply
+	posts   []Post
 	edits   []Edit
 	current map[string]*sentText // each reply as it reads now, by id
 	tokens  map[string]App
@@ -120,6 +125,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/open-apis/bot/v3/info" && r.Method == http.MethodGet:
 		writeJSON(w, http.StatusOK, map[string]any{"code": 0, "msg": "ok", "bot": map[string]any{
 			"activate_status": 2, "app_name": app.BotName, "avatar_url": "", "ip_white_list": []string{}, "open_id": app.BotOpenID}})
+	case r.URL.Path == "/open-apis/im/v1/messages" && r.Method == http.MethodPost:
+		s.create(w, r, app)
 	case strings.HasPrefix(r.URL.Path, "/open-apis/im/v1/messages/") && strings.HasSuffix(r.URL.Path, "/reply") && r.Method == http.MethodPost:
 		s.reply(w, r)
 	case strings.HasPrefix(r.URL.Path, "/open-apis/im/v1/messages/") && r.Method == http.MethodPut:
