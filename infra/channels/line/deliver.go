@@ -18,7 +18,8 @@ import (
 // characters, 5 to a call: the first call replies with the event's
 // reply token and, when LINE refuses the token as used or expired (400
 // "Invalid reply token"), pushes to the user, group or room instead;
-// further calls push. Pushes carry an X-Line-Retry-Key derived from the
+// further calls push, and so do all of a reply without a reply token
+// (PushTo's). Pushes carry an X-Line-Retry-Key derived from the
 // event, so a push LINE already accepted (409) is not sent twice. 429
 // and 5xx are retried by the Kind's policy; a refused token is
 // errs.ErrUnauthenticated with LINE's message; a malformed reply is

@@ -56,9 +56,10 @@ type mentionee struct {
 
 // replyTo is how an answer goes back: the event's reply token, and the
 // user, group or room to push to once the token has expired. EventID
-// keys the pushes' X-Line-Retry-Key, so a push retried is sent once.
+// keys the pushes' X-Line-Retry-Key, so a push retried is sent once. A
+// scheduled message (PushTo) has no reply token: it is pushed.
 type replyTo struct {
-	ReplyToken string `json:"reply_token"`
+	ReplyToken string `json:"reply_token,omitempty"`
 	To         string `json:"to"`
 	EventID    string `json:"event_id"`
 }
