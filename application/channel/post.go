@@ -16,7 +16,8 @@ import (
 type Pusher interface {
 	Adapter
 	// PushTo returns the reply address of a new message in the platform
-	// chat chatID (a Telegram chat id, a Slack channel id …) and the
+	// chat chatID (a Telegram chat id, a Slack or Discord channel id, a
+	// Feishu/Lark chat id, a LINE user, group or room id) and the
 	// conversation key the chat's own messages have, so that a scheduled
 	// message and the chat's messages share one conversation. A chat id
 	// the kind cannot read is errs.ErrInvalid on chat_id.
@@ -49,7 +50,7 @@ func (r *Runtime) CheckPost(ctx context.Context, botID, channelID int64, chatID 
 	}
 	p, ok := r.d.Adapters[c.Kind].(Pusher)
 	if !ok {
-		return errs.Invalid("channel_id", "%s channels cannot post a message nobody asked for; use a Telegram or Slack channel", c.Kind)
+		return errs.Invalid("channel_id", "%s channels cannot post a message nobody asked for; use a Telegram, Slack, Discord, Feishu, Lark or LINE channel", c.Kind)
 	}
 	if _, _, err := p.PushTo(chatID); err != nil {
 		return err
