@@ -2,6 +2,7 @@ package pyrun
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 )
@@ -44,4 +45,38 @@ func BenchmarkPythonNodeCold(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkPythonNodeBackToBack runs the node one run after another with
+// no pause, as scripts/bench-fairshare.sh's "python alone" phase does over
+// HTTP, with the server's settings on two cores: each run takes a sandbox
+// the pool must replace, so the pace is how fast sandboxes start. It
+// reports the latencies' p50 and p99 and the share of runs that found no
+// warm sandbox (empty/op).
+func BenchmarkPythonNodeBackToBack(b *testing.B) {
+	r := newRunner(b, Limits{Parallel: 8, DemoteAfter: 200 * time.Millisecond})
+	code := "def main(args):\n    return {\"v\": args.params[\"n\"] * 2}\n"
+	for i := range 20 { // warm-up: the pool grows to demand
+		if _, err := r.Run(context.Background(), code, map[string]any{"n": i}, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	took, empty := make([]time.Duration, 0, b.N), 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r.pool.idleCount() == 0 {
+			empty++
+		}
+		start := time.Now()
+		if _, err := r.Run(context.Background(), code, map[string]any{"n": i}, 0); err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(empty)/float64(b.N), "empty/op")
+	r.Close()
 }
