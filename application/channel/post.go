@@ -79,7 +79,7 @@ func (r *Runtime) Post(ctx context.Context, req PostRequest) (*channel.Delivery,
 	if err != nil {
 		return nil, err
 	}
-	c, a, err := r.target(ctx, string(c.Kind), c.ID)
+	a, err := r.serving(ctx, c)
 	if err != nil {
 		return nil, err
 	}

@@ -161,15 +161,25 @@ func (r *Runtime) target(ctx context.Context, kind string, id int64) (*channel.C
 	if string(c.Kind) != kind {
 		return nil, nil, errs.NotFound("channel", strconv.FormatInt(id, 10))
 	}
-	a, ok := r.d.Adapters[c.Kind]
-	if !ok {
-		return nil, nil, errs.New(errs.ErrNotFound, "%s channels do not take events in this version of Pergola", kind)
-	}
-	if !c.Serves() {
-		return nil, nil, errs.Conflict("channel %d is disabled; enable it with PATCH /api/bots/%d/channels/%d {\"status\":\"active\"}", id, c.BotID, id)
-	}
-	if _, _, err := r.d.Bots.ResolvePublished(ctx, c.BotID, c.ConnectorID()); err != nil {
+	a, err := r.serving(ctx, c)
+	if err != nil {
 		return nil, nil, err
 	}
 	return c, a, nil
+}
+
+// serving returns the adapter of channel c when c takes events: its kind
+// is served, it is enabled and its bot is published to it.
+func (r *Runtime) serving(ctx context.Context, c *channel.Channel) (Adapter, error) {
+	a, ok := r.d.Adapters[c.Kind]
+	if !ok {
+		return nil, errs.New(errs.ErrNotFound, "%s channels do not take events in this version of Pergola", c.Kind)
+	}
+	if !c.Serves() {
+		return nil, errs.Conflict("channel %d is disabled; enable it with PATCH /api/bots/%d/channels/%d {\"status\":\"active\"}", c.ID, c.BotID, c.ID)
+	}
+	if _, _, err := r.d.Bots.ResolvePublished(ctx, c.BotID, c.ConnectorID()); err != nil {
+		return nil, err
+	}
+	return a, nil
 }
