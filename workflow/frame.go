@@ -214,7 +214,7 @@ func (f *frame) resolveInput(ctx context.Context, b *boundInput, warns *[]string
 	case inRef:
 		return f.resolveRef(b.ref), nil
 	case inVariable:
-		return f.run.variable(ctx, b.variable)
+		return f.run.variable(ctx, b.variable, b.want)
 	case inObject:
 		return f.resolveObject(ctx, b.fields, warns)
 	}
@@ -230,8 +230,9 @@ func (f *frame) resolveInput(ctx context.Context, b *boundInput, warns *[]string
 }
 
 // variable reads a sys.* value of the run or a bot variable of its end
-// user; bot variables are read once per run.
-func (rc *runCtx) variable(ctx context.Context, name string) (any, error) {
+// user, which the reading input declares of type want; bot variables are
+// read once per run.
+func (rc *runCtx) variable(ctx context.Context, name string, want Schema) (any, error) {
 	s := rc.in.Scope
 	switch name {
 	case "sys.user_id":
@@ -247,6 +248,9 @@ func (rc *runCtx) variable(ctx context.Context, name string) (any, error) {
 	}
 	if name, ok := strings.CutPrefix(name, appPrefix); ok {
 		return rc.appVariable(ctx, name)
+	}
+	if rc.coze {
+		return rc.cozeBotVariable(ctx, name, want)
 	}
 	v, ok, err := rc.botVariable(ctx, name)
 	if err != nil {

@@ -32,12 +32,17 @@ func (httpKind) describe() NodeTypeInfo {
 	return NodeTypeInfo{Type: "http", Title: "HTTP request", Category: categoryIO,
 		Description: "Sends an HTTP request built from templates over the inputs, through the guarded egress client " +
 			"(private and loopback addresses are refused unless allowed). A status of 400 or more fails the node. " +
+			"Outputs headers as an object of lower-case names (compat coze: the JSON text of the last value of each header). " +
 			"The response body is kept up to the engine's limit.",
 		ConfigSchema: configSchema(&httpConfig{}),
 		Outputs:      httpOutputs}
 }
 
 var httpOutputs = []Param{P("status_code", TypeInteger), P("body", TypeString), P("headers", TypeObject)}
+
+// cozeHTTPOutputs are the outputs in a workflow with compat coze, where
+// headers is the JSON text Coze Studio outputs.
+var cozeHTTPOutputs = []Param{P("status_code", TypeInteger), P("body", TypeString), P("headers", TypeString)}
 
 // httpPlan is a checked HTTP config.
 type httpPlan struct {
@@ -48,6 +53,7 @@ type httpPlan struct {
 	names                     map[string]*template // header and query names that are templates
 	files                     []string             // multipart fields sent as the files their URLs name
 	limit                     int64
+	coze                      bool // headers as Coze's JSON text
 }
 
 func (httpKind) check(c *checker, n *Node) *nodeSpec {
@@ -56,7 +62,7 @@ func (httpKind) check(c *checker, n *Node) *nodeSpec {
 		return nil
 	}
 	c.noOutputs(n)
-	p := &httpPlan{method: strings.ToUpper(cfg.Method), bodyType: cfg.BodyType, limit: c.eng.limits.HTTPBodyBytes}
+	p := &httpPlan{method: strings.ToUpper(cfg.Method), bodyType: cfg.BodyType, limit: c.eng.limits.HTTPBodyBytes, coze: c.coze}
 	if p.method == "" {
 		p.method = http.MethodGet
 	}
@@ -87,7 +93,11 @@ func (httpKind) check(c *checker, n *Node) *nodeSpec {
 	p.query, p.queryKeys = tmplMap(cfg.Query, func(k, v string) *template { return tmpl("query."+k, v) })
 	p.form, p.fk = tmplMap(cfg.Form, func(k, v string) *template { return tmpl("form."+k, v) })
 	p.names = nameTemplates(p.headerKeys, p.queryKeys, func(k string) *template { return tmpl("headers/query name "+k, k) })
-	return &nodeSpec{outputs: httpOutputs, blocking: true, runner: p}
+	outputs := httpOutputs
+	if c.coze {
+		outputs = cozeHTTPOutputs
+	}
+	return &nodeSpec{outputs: outputs, blocking: true, runner: p}
 }
 
 // nameTemplates parses the header and query names that hold placeholders
@@ -140,11 +150,30 @@ func (p *httpPlan) run(ctx context.Context, x *nodeCtx, in map[string]any) (map[
 	if resp.StatusCode >= 400 {
 		return nil, fmt.Errorf("%s %s answered %s: %s", req.Method, req.URL.Redacted(), resp.Status, preview(string(body), 200))
 	}
-	headers := make(map[string]any, len(resp.Header))
-	for k := range resp.Header {
-		headers[strings.ToLower(k)] = resp.Header.Get(k)
+	return map[string]any{"status_code": int64(resp.StatusCode), "body": string(body), "headers": p.headersOut(resp.Header)}, nil
+}
+
+// headersOut is the headers output: an object of the first value of each
+// header under its lower-case name; in a workflow with compat coze, as
+// Coze Studio outputs it, the JSON text of an object of the last value of
+// each header under its canonical name (Content-Type).
+func (p *httpPlan) headersOut(h http.Header) any {
+	if !p.coze {
+		out := make(map[string]any, len(h))
+		for k := range h {
+			out[strings.ToLower(k)] = h.Get(k)
+		}
+		return out
 	}
-	return map[string]any{"status_code": int64(resp.StatusCode), "body": string(body), "headers": headers}, nil
+	last := make(map[string]string, len(h))
+	for k, vs := range h {
+		last[http.CanonicalHeaderKey(k)] = ""
+		if len(vs) > 0 {
+			last[http.CanonicalHeaderKey(k)] = vs[len(vs)-1]
+		}
+	}
+	b, _ := json.Marshal(last)
+	return string(b)
 }
 
 // request builds the request.

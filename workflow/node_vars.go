@@ -213,3 +213,33 @@ func (rc *runCtx) loadVariables(ctx context.Context) error {
 	rc.mu.Unlock()
 	return nil
 }
+
+// cozeBotVariable reads a bot variable as Coze Studio does in a workflow
+// with compat coze. A run without a bot reads null (the reading node then
+// fills its type's zero value, as Coze's nodes do): Coze's own tests of
+// its workflow handlers expect that, though its variable store fails. An
+// unset variable (empty text) read by an input declared boolean, integer
+// or number reads that type's zero value, and one declared an object or
+// array reads null, as Coze's store answers for variables of those types;
+// Pergola's bot variables are text, so the reading input gives the type.
+func (rc *runCtx) cozeBotVariable(ctx context.Context, name string, want Schema) (any, error) {
+	s := rc.in.Scope
+	if s.BotID == 0 {
+		return nil, nil
+	}
+	v, ok, err := rc.botVariable(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("bot %d has no variable %q", s.BotID, name)
+	}
+	if v != "" {
+		return v, nil
+	}
+	switch want.Type {
+	case TypeBoolean, TypeInteger, TypeNumber, TypeObject, TypeArray:
+		return zeroOf(want), nil
+	}
+	return v, nil
+}

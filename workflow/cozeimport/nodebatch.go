@@ -46,9 +46,8 @@ func (c *converter) batchWrapped(nc *nodeConv) (*workflow.Node, error) {
 	}
 	nc.node.Inputs = map[string]workflow.Input{"items": items}
 	cfg := map[string]any{"collect": map[string]workflow.Ref{"outputList": {Node: c.ids[inner.ID]}}}
-	if size, ok := wholeNumber(b.ConcurrentSize); ok && size > 0 {
-		cfg["concurrency"] = min(size, 16)
-	}
+	lim := workflow.DefaultLimits()
+	cfg["concurrency"], cfg["batch_size"] = batchModeSize(b.ConcurrentSize, 10, lim.MaxParallel), batchModeSize(b.BatchSize, 100, lim.MaxIterations)
 	c.report.Converted = append(c.report.Converted, NodeReport{ID: n.ID, PergolaID: c.ids[n.ID], Type: string(n.Type), PergolaType: "batch"})
 	return nc.node, nc.config(cfg)
 }
@@ -75,6 +74,15 @@ func innerNode(n *cozeNode) (*cozeNode, error) {
 		}
 	}
 	return inner, nil
+}
+
+// batchModeSize is a size of Coze's batch mode: the number given, Coze's
+// default def when it is 0 or not a whole number, at most limit.
+func batchModeSize(v any, def, limit int) int {
+	if size, ok := wholeNumber(v); ok && size > 0 {
+		return min(size, limit)
+	}
+	return min(def, limit)
 }
 
 // wholeNumber reads a number given as a number, a numeric text or a

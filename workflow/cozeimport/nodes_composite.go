@@ -42,21 +42,19 @@ func convertLoop(nc *nodeConv) error {
 	return nc.config(map[string]any{"mode": mode, "collect": collect})
 }
 
-// convertBatch: the items run the body in parallel, concurrentSize at once.
+// convertBatch: the items run the body in parallel, concurrentSize at
+// once, the first batchSize of them.
 func convertBatch(nc *nodeConv) error {
 	if err := nc.items(); err != nil {
 		return err
 	}
+	lim := workflow.DefaultLimits()
 	cfg := map[string]any{}
-	if n, ok := nc.in.ConcurrentSize.literalInt(); ok && n > 0 {
-		if n > 16 {
-			nc.flag("concurrency lowered from %d to 16", n)
-			n = 16
-		}
-		cfg["concurrency"] = n
+	if err := nc.batchSize(nc.in.ConcurrentSize, "concurrentSize", "concurrency", 10, lim.MaxParallel, cfg); err != nil {
+		return err
 	}
-	if _, ok := nc.in.BatchSize.literalInt(); ok {
-		nc.flag("batchSize (Coze's cap on items) is not kept; the engine's item limit applies")
+	if err := nc.batchSize(nc.in.BatchSize, "batchSize", "batch_size", 100, lim.MaxIterations, cfg); err != nil {
+		return err
 	}
 	collect, err := nc.body()
 	if err != nil {
@@ -64,6 +62,39 @@ func convertBatch(nc *nodeConv) error {
 	}
 	cfg["collect"] = collect
 	return nc.config(cfg)
+}
+
+// batchSize keeps Coze's batch size field as the batch's size name: a
+// literal as its config (Coze's default def for 0, at most limit); a
+// reference as the input of that name, read when the batch runs, with
+// def as its config, which the batch takes when the input reads null or
+// 0, as Coze's node does.
+func (nc *nodeConv) batchSize(b *blockInput, field, name string, def, limit int, cfg map[string]any) error {
+	if b == nil || b.Value == nil {
+		return nil
+	}
+	if b.Value.Type == "ref" {
+		in, err := nc.input(b, "data.inputs."+field)
+		if err != nil {
+			return err
+		}
+		nc.setInput(name, in)
+		cfg[name] = min(def, limit)
+		return nil
+	}
+	n, ok := b.literalInt()
+	if !ok {
+		return nil
+	}
+	if n <= 0 {
+		n = int64(def)
+	}
+	if n > int64(limit) {
+		nc.flag("%s lowered from %d to %d", name, n, limit)
+		n = int64(limit)
+	}
+	cfg[name] = n
+	return nil
 }
 
 // items converts the array a loop or batch iterates: the DSL iterates one.

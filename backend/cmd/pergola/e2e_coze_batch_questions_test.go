@@ -14,6 +14,14 @@ import (
 // the answers.
 func askingBatchCanvas(t *testing.T) json.RawMessage {
 	t.Helper()
+	return askingBatch(t, czLit("integer", "2"), czLit("integer", "100"))
+}
+
+// askingBatch is askingBatchCanvas with the batch's concurrentSize and
+// batchSize given; its Start also declares the integers batch_concurrency
+// and batch_size, which they may read.
+func askingBatch(t *testing.T, concurrentSize, batchSize cz) json.RawMessage {
+	t.Helper()
 	form := czNode("165663", "30", "Form", cz{"outputSchema": `[{"type":"string","name":"input","required":true}]`},
 		cz{"name": "input", "type": "string", "required": true})
 	ask := czNode("197297", "18", "Ask", cz{"answer_type": "text", "extra_output": false, "question": "{{arr_item}} {{user_input}}",
@@ -24,13 +32,14 @@ func askingBatchCanvas(t *testing.T) json.RawMessage {
 		in["schema"] = cz{"type": "string"}
 		return in
 	}
-	batch := czNode("163658", "28", "Batch", cz{"batchSize": czLit("integer", "100"), "concurrentSize": czLit("integer", "2"),
+	batch := czNode("163658", "28", "Batch", cz{"batchSize": batchSize, "concurrentSize": concurrentSize,
 		"inputParameters": []cz{czParam("input", list("100001", "input_array"))}},
 		czParam("USER_RESPONSE_list", list("197297", "USER_RESPONSE")))
 	batch["blocks"] = []cz{form, ask}
 	batch["edges"] = []cz{czEdge("163658", "165663", "batch-function-inline-output"), czEdge("165663", "197297"),
 		{"sourceNodeID": "197297", "targetNodeID": "163658", "targetPortID": "batch-function-inline-input"}}
-	start := czStart(cz{"name": "input_array", "type": "list", "required": true, "schema": cz{"type": "string"}})
+	start := czStart(cz{"name": "input_array", "type": "list", "required": true, "schema": cz{"type": "string"}},
+		czOut("batch_concurrency", "integer"), czOut("batch_size", "integer"))
 	end := czEnd(czParam("output", list("163658", "USER_RESPONSE_list")))
 	return czCanvas(t, []cz{start, batch, end}, czEdge("100001", "163658"), czEdge("163658", "900001", "batch-output"))
 }
@@ -61,29 +70,9 @@ func TestCozeBatchItemsAskSideBySide(t *testing.T) {
 			params := cz{"input_array": []string{"a", "b", "c"}}
 
 			for _, sync := range []bool{false, true} {
-				var in map[string]any
-				if sync {
-					run := s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": id, "parameters": params}).must(t, 200)
-					in, _ = run.raw["interrupt_data"].(map[string]any)
-				} else {
-					in = streamInterrupt(t, s.workflowStream(t, cz{"workflow_id": id, "parameters": params}))
-				}
-				var asked []string
-				var events []wfEvent
-				for i, answer := range answers {
-					if in == nil {
-						t.Fatalf("sync %v: the run stopped asking after %v", sync, asked)
-					}
-					asked = append(asked, askedLabel(in))
-					events = servers[i%len(servers)].postStream(t, "/v1/workflow/stream_resume", cz{"workflow_id": id,
-						"event_id": str(in, "event_id"), "resume_data": answer, "interrupt_type": in["type"]})
-					in = streamInterrupt(t, events)
-				}
+				asked, events := askThrough(t, servers, id, params, sync, answers)
 				if !cmp.Equal(asked, want) {
 					t.Fatalf("sync %v: asked (-want +got):\n%s", sync, cmp.Diff(want, asked))
-				}
-				if in != nil {
-					t.Fatalf("sync %v: the run asks again: %v", sync, in)
 				}
 				out := cz{"output": []any{"x", "y", "z"}}
 				if got := streamedOutput(t, events); !cmp.Equal(got, out) {
@@ -96,6 +85,79 @@ func TestCozeBatchItemsAskSideBySide(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCozeBatchSizesFromVariables: a batch whose concurrentSize and
+// batchSize read the Start's integers (Coze's batch_with_inner_interrupt
+// reads its concurrentSize so) runs that many items at once and that many
+// items at all: concurrency 1 asks each item's form and question in turn,
+// 2 asks two forms first; a batch size of 2 leaves the third item out.
+// Run and stream_run, resumed by stream_resume.
+func TestCozeBatchSizesFromVariables(t *testing.T) {
+	one := []string{`{"input": "A"}`, "x", `{"input": "B"}`, "y", `{"input": "C"}`, "z"}
+	two := []string{`{"input": "A"}`, `{"input": "B"}`, "x", "y", `{"input": "C"}`, "z"}
+	cases := []struct {
+		name    string
+		params  cz
+		answers []string
+		asked   []string
+		out     []any
+	}{
+		{"concurrency 1", cz{"batch_concurrency": 1}, one, []string{"form", "a A", "form", "b B", "form", "c C"}, []any{"x", "y", "z"}},
+		{"concurrency 2", cz{"batch_concurrency": 2}, two, []string{"form", "form", "a A", "b B", "form", "c C"}, []any{"x", "y", "z"}},
+		{"batch size 2", cz{"batch_concurrency": 1, "batch_size": 2}, one[:4], []string{"form", "a A", "form", "b B"}, []any{"x", "y"}},
+	}
+	for _, b := range backends() {
+		t.Run(b.name, func(t *testing.T) {
+			c := newChatSetup(t, b)
+			id := c.importPublished(t, "sized_batch", askingBatch(t, czRef("100001", "batch_concurrency", "integer"),
+				czRef("100001", "batch_size", "integer")), nil)
+			for _, tc := range cases {
+				tc.params["input_array"] = []string{"a", "b", "c"}
+				for _, sync := range []bool{false, true} {
+					asked, events := askThrough(t, []*testServer{c.s}, id, tc.params, sync, tc.answers)
+					if !cmp.Equal(asked, tc.asked) {
+						t.Errorf("%s, sync %v: asked (-want +got):\n%s", tc.name, sync, cmp.Diff(tc.asked, asked))
+					}
+					if got, want := streamedOutput(t, events), (cz{"output": tc.out}); !cmp.Equal(got, want) {
+						t.Errorf("%s, sync %v: output (-want +got):\n%s", tc.name, sync, cmp.Diff(want, got))
+					}
+				}
+			}
+		})
+	}
+}
+
+// askThrough starts workflow id with params (by /v1/workflow/run when
+// sync, else stream_run), answers what it asks with answers in turn
+// through stream_resume, alternately on the servers, and returns what it
+// asked and the events of the last resume, after which it must ask no
+// more.
+func askThrough(t *testing.T, servers []*testServer, id string, params cz, sync bool, answers []string) ([]string, []wfEvent) {
+	t.Helper()
+	s := servers[0]
+	var in map[string]any
+	if sync {
+		run := s.call(t, "POST", "/v1/workflow/run", bootstrapToken, cz{"workflow_id": id, "parameters": params}).must(t, 200)
+		in, _ = run.raw["interrupt_data"].(map[string]any)
+	} else {
+		in = streamInterrupt(t, s.workflowStream(t, cz{"workflow_id": id, "parameters": params}))
+	}
+	var asked []string
+	var events []wfEvent
+	for i, answer := range answers {
+		if in == nil {
+			t.Fatalf("sync %v: the run stopped asking after %v", sync, asked)
+		}
+		asked = append(asked, askedLabel(in))
+		events = servers[i%len(servers)].postStream(t, "/v1/workflow/stream_resume", cz{"workflow_id": id,
+			"event_id": str(in, "event_id"), "resume_data": answer, "interrupt_type": in["type"]})
+		in = streamInterrupt(t, events)
+	}
+	if in != nil {
+		t.Fatalf("sync %v: the run asks again after %v: %v", sync, asked, in)
+	}
+	return asked, events
 }
 
 // streamInterrupt is the interrupt_data a stream stopped on, or nil when
