@@ -51,6 +51,11 @@ type Limits struct {
 	// fair share allows (default Parallel): a workspace running that many
 	// cannot take the pool's reserve.
 	PerTenant int
+	// Zygotes is how many workspaces' fork servers may run at once
+	// (default 16; -1: none, every run takes a worker of the pool). Past
+	// the first run of a workspace, its runs fork from its server
+	// (zygote.go) instead of each taking a started sandbox.
+	Zygotes int
 	// DemoteAfter is how long a run may go before its sandbox (every
 	// process of it) is reniced to procnice.Demoted, so that runs that
 	// wake up, and interpreters starting, go first (0: never).
@@ -82,6 +87,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.Starting <= 0 {
 		l.Starting = max(runtime.GOMAXPROCS(0), 2)
+	}
+	if l.Zygotes == 0 {
+		l.Zygotes = 16 // each holds some 10 MB, which its children share until they write
 	}
 	if l.PerTenant <= 0 || l.PerTenant > l.Parallel {
 		l.PerTenant = l.Parallel
@@ -126,6 +134,7 @@ type Runner struct {
 	python, bwrap string
 	lim           Limits
 	pool          *pool
+	zygotes       *zygotes
 	checked       *checks
 	log           *slog.Logger
 	tenant        func(context.Context) int64
@@ -160,6 +169,7 @@ func New(cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("%w (no seccomp filter for %s)", ErrUnavailable, runtime.GOARCH)
 	}
 	r.pool = newPool(r.lim)
+	r.zygotes = &zygotes{max: r.lim.Zygotes, idle: r.lim.WarmIdle, m: map[int64]*zygote{}}
 	r.checked = &checks{max: 1024, m: map[[32]byte]error{}}
 	go r.reap()
 	return r, nil // the first run starts the first sandboxes: the server's start-up does not wait for them
