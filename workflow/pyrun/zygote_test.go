@@ -64,11 +64,10 @@ func parentOf(pid int) int {
 	return 0
 }
 
-// serverOf is the fork server's python process: the process of z's
-// sandbox in which pid 2 of the sandbox runs (bwrap is pid 1).
+// serverOf is the fork server's python process: pid 1 of its sandbox.
 func serverOf(t testing.TB, z *zygote) int {
 	t.Helper()
-	if p := z.hostPid(2); p > 0 {
+	if p := z.hostPid(1); p > 0 {
 		return p
 	}
 	t.Fatal("the fork server's python is not running")
