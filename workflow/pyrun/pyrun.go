@@ -2,10 +2,13 @@
 // inside a bubblewrap sandbox (no network, no file system but the
 // read-only /usr it needs, no environment, a user of no rights in a
 // namespace of its own), with limits the kernel enforces: address space,
-// CPU time, no new processes or threads, no file writes, a wall-clock
-// timeout that kills the sandbox, a bound on what it prints. Each run gets
-// a fresh interpreter, taken warm from a pool that refills in the
-// background, so nothing leaks from one run to the next.
+// CPU time, no new processes, no file writes, no reaching another
+// process, a wall-clock timeout that kills the run, a bound on what it
+// prints. Each run gets a fresh process that serves it alone, so nothing
+// leaks from one run to the next: past a workspace's first run, a child
+// forked from that workspace's fork server (zygote.go), an interpreter
+// that never runs code itself; otherwise an interpreter taken warm from a
+// pool that refills in the background (pool.go).
 package pyrun
 
 import (

@@ -122,7 +122,7 @@ func (r *Runner) do(ctx context.Context, job map[string]any, timeout time.Durati
 	defer r.pool.release()
 	tenant := r.tenant(ctx)
 	defer r.pool.enter(tenant)()
-	w, err := r.sandbox(tenant, time.Now().Add(timeout))
+	w, err := r.sandbox(tenant, time.Now().Add(min(timeout, zygoteFork)))
 	if err != nil {
 		return nil, fmt.Errorf("start a Python sandbox: %w", err)
 	}
@@ -164,9 +164,10 @@ func (r *Runner) do(ctx context.Context, job map[string]any, timeout time.Durati
 }
 
 // sandbox returns what serves a run of tenant: a child of tenant's fork
-// server when it has one ready, else a worker of the pool.
-func (r *Runner) sandbox(tenant int64, deadline time.Time) (sandbox, error) {
-	if c := r.fromZygote(tenant, deadline); c != nil {
+// server when it has one ready and it forks before forkBy, else a worker
+// of the pool.
+func (r *Runner) sandbox(tenant int64, forkBy time.Time) (sandbox, error) {
+	if c := r.fromZygote(tenant, forkBy); c != nil {
 		return c, nil
 	}
 	return r.take(tenant)

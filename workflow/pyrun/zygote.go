@@ -37,6 +37,7 @@ type zygote struct {
 	ctl    *net.UnixConn // our end of the socket; fd 3 in the sandbox
 	exited chan struct{} // closed when the sandbox has ended
 	mu     sync.Mutex    // one fork at a time on ctl
+	failed bool          // under mu: a request failed, so a late reply may be pending; no more
 
 	// Under the registry's lock (zygotes.mu):
 	ready   bool      // started; a server not ready serves no run
@@ -45,8 +46,12 @@ type zygote struct {
 	used    time.Time // when a run last took or left it
 }
 
-// zygoteStart bounds how long a fork server may take to start.
-const zygoteStart = 30 * time.Second
+// zygoteStart bounds how long a fork server may take to start, and
+// zygoteFork how long it may take to fork (then the run takes a worker).
+const (
+	zygoteStart = 30 * time.Second
+	zygoteFork  = 2 * time.Second
+)
 
 // start starts z's sandbox and waits until it is ready.
 func (z *zygote) start(args []string) error {
@@ -127,7 +132,17 @@ func (z *zygote) fork(deadline time.Time) (*child, error) {
 func (z *zygote) request(deadline time.Time, fds ...int) (int, error) {
 	z.mu.Lock()
 	defer z.mu.Unlock()
+	if z.failed {
+		return 0, errors.New("the fork server failed before")
+	}
 	_ = z.ctl.SetDeadline(deadline)
+	pid, err := z.exchange(fds)
+	z.failed = err != nil
+	return pid, err
+}
+
+// exchange is one request and its reply. z.mu is held.
+func (z *zygote) exchange(fds []int) (int, error) {
 	if _, _, err := z.ctl.WriteMsgUnix([]byte{'F'}, syscall.UnixRights(fds...), nil); err != nil {
 		return 0, err
 	}
