@@ -176,3 +176,40 @@ func waitEnded(t *testing.T, z *zygote, within time.Duration) {
 		t.Fatalf("workspace %d's fork server still runs after %s", z.tenant, within)
 	}
 }
+
+// TestZygoteRegistryRules: a server that failed to start pauses starts
+// (runs take workers meanwhile); a busy server is never ended for
+// another workspace's; a starting one serves no run.
+func TestZygoteRegistryRules(t *testing.T) {
+	zs := &zygotes{max: 1, idle: time.Minute, m: map[int64]*zygote{}}
+	now := time.Now()
+	_, start, _ := zs.get(1, now)
+	if start == nil {
+		t.Fatal("the first run of a workspace started no server")
+	}
+	if ready, again, _ := zs.get(1, now); ready != nil || again != nil {
+		t.Fatal("a run used, or started another of, a server still starting")
+	}
+	zs.started(start, errors.New("no descriptors"), now)
+	if ready, again, _ := zs.get(1, now.Add(time.Second)); ready != nil || again != nil {
+		t.Fatal("a server started right after one failed")
+	}
+	later := now.Add(zygotePause)
+	_, start, _ = zs.get(1, later)
+	if start == nil {
+		t.Fatal("no server started after the pause")
+	}
+	start.exited = make(chan struct{}) // a running sandbox, for alive
+	zs.started(start, nil, later)
+	busy, _, _ := zs.get(1, later)
+	if busy != start {
+		t.Fatal("the ready server served no run")
+	}
+	if _, other, ended := zs.get(2, later); other != nil || len(ended) != 0 {
+		t.Fatal("a busy server was ended for another workspace's")
+	}
+	zs.leave(busy, later)
+	if _, other, ended := zs.get(2, later); other == nil || len(ended) != 1 || ended[0] != busy {
+		t.Fatal("the idle server was not ended for the new workspace's")
+	}
+}
