@@ -8,7 +8,7 @@ import (
 )
 
 // BenchmarkPythonNode runs a small node's code after warm-up: one fresh
-// sandboxed interpreter per run, taken from the warm pool.
+// sandboxed process per run, forked from the workspace's server.
 //
 //	go test ./workflow/pyrun -run XXX -bench PythonNode -benchtime 50x
 func BenchmarkPythonNode(b *testing.B) {
@@ -49,10 +49,11 @@ func BenchmarkPythonNodeCold(b *testing.B) {
 
 // BenchmarkPythonNodeBackToBack runs the node one run after another with
 // no pause, as scripts/bench-fairshare.sh's "python alone" phase does over
-// HTTP, with the server's settings on two cores: each run takes a sandbox
-// the pool must replace, so the pace is how fast sandboxes start. It
+// HTTP, with the server's settings on two cores: past the warm-up each run
+// forks from the workspace's server (with Zygotes -1, each takes a sandbox
+// the pool must replace, so the pace is how fast sandboxes start). It
 // reports the latencies' p50 and p99 and the share of runs that found no
-// warm sandbox (empty/op).
+// warm sandbox in the pool (empty/op: runs that fork need none).
 func BenchmarkPythonNodeBackToBack(b *testing.B) {
 	r := newRunner(b, Limits{Parallel: 8, DemoteAfter: 200 * time.Millisecond})
 	code := "def main(args):\n    return {\"v\": args.params[\"n\"] * 2}\n"

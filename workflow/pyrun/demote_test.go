@@ -137,3 +137,36 @@ func TestShortRunIsNotDemoted(t *testing.T) {
 		}
 	}
 }
+
+// TestForkedLongRunIsDemoted: a looping run forked from its workspace's
+// server is demoted, every thread of it, once DemoteAfter has passed; the
+// server keeps its priority for the runs that follow.
+func TestForkedLongRunIsDemoted(t *testing.T) {
+	own, _ := statNice("self")
+	r := newRunner(t, Limits{Timeout: 10 * time.Second, DemoteAfter: 150 * time.Millisecond})
+	defer r.Close()
+	z := waitZygote(t, r, 0)
+	code := "import threading\ndef spin():\n    while True:\n        pass\ndef main(args):\n    threading.Thread(target=spin, daemon=True).start()\n    spin()\n"
+	pid, done := runWatched(t, r, code, 2*time.Second)
+	threadsAt := func() map[string]int {
+		m := map[string]int{}
+		for _, tid := range procnice.Tasks(pid) {
+			if n, err := procnice.Nice(tid); err == nil {
+				m[strconv.Itoa(tid)] = n
+			}
+		}
+		return m
+	}
+	for m := threadsAt(); len(m) < 2 || !allAt(m, procnice.Demoted); m = threadsAt() {
+		if len(m) == 0 {
+			t.Fatal("the forked run ended before it was demoted")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n, err := procnice.Nice(serverOf(t, z)); err != nil || n != own {
+		t.Fatalf("the fork server is at nice %d (%v), want %d", n, err, own)
+	}
+	if err := <-done; !errors.Is(err, ErrTimeout) {
+		t.Fatalf("the loop ended with %v, want a timeout", err)
+	}
+}

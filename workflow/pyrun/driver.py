@@ -2,6 +2,9 @@
 # limits, waits for one job on stdin (a JSON object: op "run" with code and
 # params, or op "check" with code), runs it and writes one JSON answer to
 # stdout, then exits. The job's code cannot lift what was set before it.
+# As a workspace's fork server (zygote mode, zygote.go) it runs no job
+# itself: for each it is sent the pipes of, it forks a child that sets the
+# same filter and limits and serves that job on those pipes.
 # It imports only what every run needs: an interpreter's start is what
 # bounds how many runs a second a core serves, and the standard library a
 # run's code imports costs that run alone (asyncio only for an async main
@@ -27,8 +30,12 @@ def dumps(obj):
     return "".join(encode(obj, 0))
 
 
-def seccomp(filter_hex):
-    """Installs the seccomp filter the runner built (see seccomp.go)."""
+def lockdown(filter_hex):
+    """Returns what makes the process non-dumpable (no other process of the
+    sandbox may open its /proc/<pid>/mem, environ or fds) and then, unless
+    told not to, installs the seccomp filter the runner built (see
+    seccomp.go). It is made ahead, so that a fork server's child pays
+    neither ctypes' import nor the filter's build."""
     import ctypes
     prog = bytes.fromhex(filter_hex)
 
@@ -36,12 +43,18 @@ def seccomp(filter_hex):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
 
     libc = ctypes.CDLL(None, use_errno=True)
-    PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
-    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "no_new_privs")
     fprog = SockFprog(len(prog) // 8, prog)
-    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "seccomp")
+    PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 4, 38, 22, 2
+
+    def install(filtered=True):
+        steps = [("dumpable", (PR_SET_DUMPABLE, 0))]
+        if filtered:
+            steps += [("no_new_privs", (PR_SET_NO_NEW_PRIVS, 1)),
+                      ("seccomp", (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog)))]
+        for what, args in steps:
+            if libc.prctl(*args, *(0,) * (5 - len(args))) != 0:  # prctl reads five: the rest must be 0
+                raise OSError(ctypes.get_errno(), what)
+    return install
 
 
 def limit(mem, cpu):
@@ -168,22 +181,71 @@ def warm():
     dumps(loads(dumps(scope["main"](None))))
 
 
-def main():
-    mem, cpu, filter_hex, hook = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4] == "audit"
-    out = sys.stdout
-    seccomp(filter_hex)  # before the job arrives: a run waits only for the job itself
+def contain(install, mem, cpu, hook):
+    """Sets, in the process that will run a job, what its code cannot lift."""
+    install()
     limit(mem, cpu)
     if hook:
         sys.addaudithook(audit)
-    warm()  # before ready: what it costs is off a run's path
-    out.write("R")  # ready
-    out.flush()
+
+
+def serve():
+    """Reads one job on stdin, answers it on stdout and exits."""
+    out = sys.stdout
     job = loads(sys.stdin.readline())
     logs = Logs()
     sys.stdout = sys.stderr = logs
     sys.stdin = io.StringIO()
     run(job, out, logs)
     os._exit(0)  # no interpreter teardown: the answer is out
+
+
+def zygote(ctl, install, mem, cpu, hook):
+    """Serves a workspace's runs: each message on ctl (fd 3, a unix socket)
+    carries the two ends of one run's pipes, its job to read and its answer
+    to write; a child forked for it answers on them and the server replies
+    with the child's pid. The server holds no job's data: it closes its
+    copies of the pipes before it reads the next message, so a child has
+    only its own. It ends when ctl closes."""
+    import _socket, signal
+    install(filtered=False)  # non-dumpable, like its children: they cannot read its memory
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the children
+    sock = _socket.socket(fileno=ctl)
+    sock.send(b"R")
+    while True:
+        msg, anc, _, _ = sock.recvmsg(1, _socket.CMSG_SPACE(8))
+        if not msg:
+            os._exit(0)
+        fds = [int.from_bytes(data[i:i + 4], sys.byteorder)
+               for level, kind, data in anc if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS
+               for i in range(0, len(data) - 3, 4)]
+        pid = os.fork() if len(fds) == 2 else -1
+        if pid == 0:
+            try:
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                sock.close()
+                os.dup2(fds[0], 0)
+                os.dup2(fds[1], 1)
+                os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+                contain(install, mem, cpu, hook)
+                serve()
+            finally:
+                os._exit(70)  # never back into the server's loop
+        for fd in fds:
+            os.close(fd)
+        sock.send(b"%d" % pid)
+
+
+def main():
+    mem, cpu, filter_hex, hook = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4] == "audit"
+    install = lockdown(filter_hex)
+    warm()  # before ready: what it costs is off a run's path
+    if sys.argv[5:] == ["zygote"]:
+        return zygote(3, install, mem, cpu, hook)
+    contain(install, mem, cpu, hook)  # before the job arrives: a run waits only for the job itself
+    sys.stdout.write("R")  # ready
+    sys.stdout.flush()
+    serve()
 
 
 main()

@@ -17,6 +17,12 @@ type hostile struct {
 	timeout         time.Duration
 }
 
+// others is the start of a main that returns the other processes of the
+// sandbox whose file it could open (the format of its path follows).
+const others = "    import os\n    def opens(p, path, mode='rb'):\n        try:\n            open(path % p, mode).close()\n            return True\n" +
+	"        except OSError:\n            return False\n    pids = [p for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid()]\n" +
+	"    return {'reached': [p for p in pids if opens(p, "
+
 var hostileScripts = []hostile{
 	{name: "endless loop", body: "    while True:\n        pass", kernel: "ran out of time", timeout: 2 * time.Second},
 	{name: "huge allocation", body: "    x = ' ' * (10 ** 10)\n    return {}", kernel: "MemoryError"},
@@ -32,21 +38,44 @@ var hostileScripts = []hostile{
 	{name: "exec", body: "    import os\n    os.execv('/usr/bin/id', ['id'])", kernel: "[Errno 1] Operation not permitted", audited: "cannot use os.exec"},
 	{name: "endless printing", body: "    while True:\n        print('x' * 100000)", kernel: "ran out of time", timeout: 2 * time.Second},
 	{name: "the environment", body: "    import os\n    return {'env': sorted(os.environ)}", kernel: "'env':['LC_CTYPE','PWD']"},
+	// What a fork server's child could reach of its server (pid 1) and siblings: each other
+	// process of the sandbox, as listed in /proc (for a worker there is none but itself).
+	{name: "signal itself", body: "    import os\n    os.kill(os.getpid(), 9)", kernel: "[Errno 1] Operation not permitted"},
+	{name: "signal pid 1", body: "    import os\n    os.kill(1, 9)", kernel: "[Errno 1] Operation not permitted"},
+	{name: "signal the group", body: "    import os\n    os.kill(0, 9)", kernel: "[Errno 1] Operation not permitted"},
+	{name: "limit pid 1", body: "    import resource\n    resource.prlimit(1, resource.RLIMIT_NOFILE, (0, 0))", kernel: "[Errno 1] Operation not permitted"},
+	{name: "renice the group", body: "    import os\n    os.setpriority(os.PRIO_PGRP, 0, 19)", kernel: "[Errno 1] Operation not permitted"},
+	{name: "other processes' memory", body: others + "'/proc/%s/mem', 'r+b')]}", kernel: "'reached':[]"},
+	{name: "other processes' environment", body: others + "'/proc/%s/environ')]}", kernel: "'reached':[]"},
+	{name: "other processes' descriptors", body: others + "'/proc/%s/fd/0')]}", kernel: "'reached':[]"},
+	{name: "descriptors left open", body: "    import os\n    return {'open': [fd for fd in range(3, 64) if not os.fstat(fd) is None]}", kernel: "Bad file descriptor"},
 }
 
 // TestHostileCodeIsContained: what a hostile script tries fails inside
-// the sandbox, by the kernel's limits alone and with the audit hook, and
-// the host is untouched.
+// the sandbox, by the kernel's limits alone and with the audit hook, in a
+// worker of the pool and in a child of a fork server (which lives on),
+// and the host is untouched.
 func TestHostileCodeIsContained(t *testing.T) {
 	lim := Limits{Timeout: 20 * time.Second, Memory: 128 << 20, Output: 64 << 10, Parallel: 2}
-	for _, layer := range []string{"kernel", "audited"} {
+	for _, layer := range []string{"kernel/worker", "audited/worker", "kernel/forked", "audited/forked"} {
 		t.Run(layer, func(t *testing.T) {
 			t.Parallel()
 			r := newRunner(t, lim)
-			r.noAudit = layer == "kernel"
+			r.noAudit = strings.HasPrefix(layer, "kernel")
+			var z *zygote
+			if strings.HasSuffix(layer, "forked") {
+				z = waitZygote(t, r, 0)
+				t.Cleanup(func() {
+					if !z.alive() || r.zygotes.m[0] != z {
+						t.Error("the fork server did not live through the hostile runs")
+					}
+				})
+			} else {
+				r.zygotes.max = -1
+			}
 			for _, h := range hostileScripts {
 				want := h.kernel
-				if layer == "audited" && h.audited != "" {
+				if strings.HasPrefix(layer, "audited") && h.audited != "" {
 					want = h.audited
 				}
 				res, err := r.Run(context.Background(), "def main(args):\n"+h.body+"\n", nil, h.timeout)
@@ -83,5 +112,66 @@ func TestAnswerIsBounded(t *testing.T) {
 	_, err := r.Run(context.Background(), "def main(args):\n    return {'x': 'y' * 100000}\n", nil, 0)
 	if err != ErrOutput {
 		t.Fatalf("err = %v, want ErrOutput", err)
+	}
+}
+
+// prober is a main that waits until it sees two other processes in its
+// sandbox (its fork server and a sibling), then tries on each what could
+// tamper with it or read it: signals, limits, priority, its memory,
+// environment and job's pipe. It returns the processes it tried and what
+// succeeded.
+const prober = `import os, resource, time
+def main(args):
+    def others():
+        return sorted(int(p) for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid())
+    t = time.monotonic()
+    while len(others()) < 2 and time.monotonic() - t < 5:
+        time.sleep(0.01)
+    tries = {
+        'kill': lambda p: os.kill(p, 9),
+        'prlimit': lambda p: resource.prlimit(p, resource.RLIMIT_CPU, (1, 1)),
+        'renice': lambda p: os.setpriority(os.PRIO_PROCESS, p, 19),
+        'mem': lambda p: open('/proc/%d/mem' % p, 'r+b').close(),
+        'environ': lambda p: open('/proc/%d/environ' % p, 'rb').read(),
+        'job': lambda p: open('/proc/%d/fd/0' % p, 'rb').close(),
+    }
+    reached = []
+    for p in others():
+        for what, f in tries.items():
+            try:
+                f(p)
+                reached.append('%d %s' % (p, what))
+            except OSError:
+                pass
+    return {'tried': others(), 'reached': reached}
+`
+
+// TestSiblingsCannotReachEachOther: a run forked from its workspace's
+// server, with the kernel's limits alone, cannot signal, limit, renice or
+// read the server or a sibling run; the sibling answers what it was given
+// and the workspace's next run forks from the same server.
+func TestSiblingsCannotReachEachOther(t *testing.T) {
+	r, _ := newTenantRunner(t, Limits{Parallel: 4})
+	r.noAudit = true
+	z := waitZygote(t, r, 1)
+	sibling := make(chan string, 1)
+	go func() {
+		res, err := r.Run(inWorkspace(1), "import time\ndef main(args):\n    time.sleep(1.5)\n    return {'secret': args.params['secret']}\n",
+			map[string]any{"secret": "s3cr3t"}, 0)
+		sibling <- fmtResult(res, err)
+	}()
+	res, err := r.Run(inWorkspace(1), prober, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := res.Value.(map[string]any)
+	if tried, _ := got["tried"].([]any); len(tried) < 2 || len(got["reached"].([]any)) != 0 {
+		t.Fatalf("the prober tried %v and reached %v", got["tried"], got["reached"])
+	}
+	if s := <-sibling; s != `{"secret":"s3cr3t"} ` {
+		t.Fatalf("the sibling answered %s", s)
+	}
+	if res, err := r.Run(inWorkspace(1), "def main(args):\n    return {'ok': 1}\n", nil, 0); fmtResult(res, err) != `{"ok":1} ` || !z.alive() || r.zygotes.m[1] != z {
+		t.Fatalf("the next run: %s; the server alive %v", fmtResult(res, err), z.alive())
 	}
 }

@@ -179,9 +179,10 @@ func (r *Runner) startWarm() {
 	r.refill()
 }
 
-// Close ends the warm sandboxes; runs under way finish. Later runs start
-// their sandbox cold.
+// Close ends the warm sandboxes and the fork servers (each once its runs
+// under way finish). Later runs start their sandbox cold.
 func (r *Runner) Close() {
+	endAll(r.zygotes.expired(time.Now(), true))
 	p := r.pool
 	p.mu.Lock()
 	if p.closed {

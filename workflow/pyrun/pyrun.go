@@ -2,10 +2,13 @@
 // inside a bubblewrap sandbox (no network, no file system but the
 // read-only /usr it needs, no environment, a user of no rights in a
 // namespace of its own), with limits the kernel enforces: address space,
-// CPU time, no new processes or threads, no file writes, a wall-clock
-// timeout that kills the sandbox, a bound on what it prints. Each run gets
-// a fresh interpreter, taken warm from a pool that refills in the
-// background, so nothing leaks from one run to the next.
+// CPU time, no new processes, no file writes, no reaching another
+// process, a wall-clock timeout that kills the run, a bound on what it
+// prints. Each run gets a fresh process that serves it alone, so nothing
+// leaks from one run to the next: past a workspace's first run, a child
+// forked from that workspace's fork server (zygote.go), an interpreter
+// that never runs code itself; otherwise an interpreter taken warm from a
+// pool that refills in the background (pool.go).
 package pyrun
 
 import (
@@ -51,6 +54,11 @@ type Limits struct {
 	// fair share allows (default Parallel): a workspace running that many
 	// cannot take the pool's reserve.
 	PerTenant int
+	// Zygotes is how many workspaces' fork servers may run at once
+	// (default 16; -1: none, every run takes a worker of the pool). Past
+	// the first run of a workspace, its runs fork from its server
+	// (zygote.go) instead of each taking a started sandbox.
+	Zygotes int
 	// DemoteAfter is how long a run may go before its sandbox (every
 	// process of it) is reniced to procnice.Demoted, so that runs that
 	// wake up, and interpreters starting, go first (0: never).
@@ -82,6 +90,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.Starting <= 0 {
 		l.Starting = max(runtime.GOMAXPROCS(0), 2)
+	}
+	if l.Zygotes == 0 {
+		l.Zygotes = 16 // each holds some 10 MB, which its children share until they write
 	}
 	if l.PerTenant <= 0 || l.PerTenant > l.Parallel {
 		l.PerTenant = l.Parallel
@@ -126,6 +137,7 @@ type Runner struct {
 	python, bwrap string
 	lim           Limits
 	pool          *pool
+	zygotes       *zygotes
 	checked       *checks
 	log           *slog.Logger
 	tenant        func(context.Context) int64
@@ -160,6 +172,7 @@ func New(cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("%w (no seccomp filter for %s)", ErrUnavailable, runtime.GOARCH)
 	}
 	r.pool = newPool(r.lim)
+	r.zygotes = &zygotes{max: r.lim.Zygotes, idle: r.lim.WarmIdle, m: map[int64]*zygote{}}
 	r.checked = &checks{max: 1024, m: map[[32]byte]error{}}
 	go r.reap()
 	return r, nil // the first run starts the first sandboxes: the server's start-up does not wait for them
@@ -172,10 +185,12 @@ func look(configured, name string) (string, error) {
 	return exec.LookPath(name)
 }
 
-// args is the sandbox's command line.
+// args is the sandbox's command line. Python is the sandbox's pid 1 (no
+// bwrap process inside: one would be dumpable, and code could write its
+// memory through /proc to run outside the seccomp filter).
 func (r *Runner) args() []string {
 	return []string{r.bwrap, "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-		"--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent",
+		"--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--as-pid-1", "--die-with-parent",
 		"--new-session", "--clearenv", "--uid", "65534", "--gid", "65534", "--chdir", "/",
 		r.python, "-I", "-S", "-B", "-c", driver,
 		strconv.FormatInt(r.lim.Memory, 10), strconv.Itoa(int(r.lim.Timeout.Seconds()) + 1), filterHex(), r.hook()}

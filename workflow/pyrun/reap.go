@@ -4,7 +4,7 @@ import "time"
 
 // reap ends, every quarter of Limits.WarmIdle, the warm sandboxes idle
 // longer than that while the pool holds more than demand asks, oldest
-// first, until Close.
+// first, and the fork servers no run used for that long, until Close.
 func (r *Runner) reap() {
 	p := r.pool
 	t := time.NewTicker(max(r.lim.WarmIdle/4, 10*time.Millisecond))
@@ -17,6 +17,7 @@ func (r *Runner) reap() {
 			for _, w := range p.expired(now) {
 				w.kill()
 			}
+			endAll(r.zygotes.expired(now, false))
 		}
 	}
 }

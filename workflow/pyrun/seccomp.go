@@ -10,8 +10,12 @@ import (
 // processes (fork, vfork, clone without CLONE_THREAD; clone3 answers
 // ENOSYS so the C library falls back to clone), no exec, no sockets (but
 // socketpair, which asyncio's event loop uses), no ptrace, no mounts or
-// namespaces. Everything else is allowed: the
-// sandbox's namespaces and read-only /usr do the rest.
+// namespaces. Nor may the code reach another process of its sandbox (the
+// runs of one workspace share a fork server, zygote.go): no signals (to
+// itself neither), no pidfd, no reading or writing another's memory, and
+// the limits, priority and CPUs it may set are its own (pid 0) only.
+// Everything else is allowed: the sandbox's namespaces and read-only /usr
+// do the rest.
 
 // Linux seccomp constants.
 const (
@@ -26,6 +30,7 @@ const (
 	offNr      = 0
 	offArch    = 4
 	offArg0Low = 16
+	offArg1Low = 24
 )
 
 // sockFilter is one classic BPF instruction.
@@ -42,23 +47,57 @@ const (
 	bpfRetK   = 0x06 // BPF_RET | BPF_K
 )
 
-// syscalls of the machine: clone, clone3, and those always refused.
+// syscalls of the machine: clone, clone3, those always refused, and
+// those allowed on the calling process only, by the argument (offset in
+// seccomp_data) that names it.
 type syscalls struct {
 	arch          uint32
 	clone, clone3 uint32
 	denied        []uint32
+	selfOnly      []selfOnly
 }
+
+// selfOnly is a system call allowed when its arguments at offsets are 0:
+// the calling process (for setpriority, which 0 is PRIO_PROCESS: not its
+// process group nor its user).
+type selfOnly struct {
+	nr      uint32
+	offsets []uint32
+}
+
+// Calls of every machine: pidfd_send_signal, pidfd_open, pidfd_getfd.
+var pidfdCalls = []uint32{424, 434, 438}
 
 func machineSyscalls() (syscalls, bool) {
 	switch runtime.GOARCH {
-	case "amd64": // fork vfork execve execveat socket ptrace mount unshare setns pivot_root umount2 kexec_load bpf
+	case "amd64":
 		return syscalls{arch: archAMD64, clone: 56, clone3: 435,
-			denied: []uint32{57, 58, 59, 322, 41, 101, 165, 272, 308, 155, 166, 246, 321}}, true
-	case "arm64": // execve execveat socket ptrace mount unshare setns pivot_root umount2 kexec_load bpf
+			// fork vfork execve execveat socket ptrace mount unshare setns pivot_root umount2 kexec_load bpf,
+			// kill tkill tgkill rt_sigqueueinfo rt_tgsigqueueinfo process_vm_readv process_vm_writev kcmp ioprio_set
+			denied: append([]uint32{57, 58, 59, 322, 41, 101, 165, 272, 308, 155, 166, 246, 321,
+				62, 200, 234, 129, 297, 310, 311, 312, 251}, pidfdCalls...),
+			// prlimit64 sched_setaffinity sched_setparam sched_setscheduler sched_setattr, setpriority
+			selfOnly: selfCalls([]uint32{302, 203, 142, 144, 314}, 141)}, true
+	case "arm64":
 		return syscalls{arch: archARM64, clone: 220, clone3: 435,
-			denied: []uint32{221, 281, 198, 117, 40, 97, 268, 41, 39, 104, 280}}, true
+			// execve execveat socket ptrace mount unshare setns pivot_root umount2 kexec_load bpf,
+			// kill tkill tgkill rt_sigqueueinfo rt_tgsigqueueinfo process_vm_readv process_vm_writev kcmp ioprio_set
+			denied: append([]uint32{221, 281, 198, 117, 40, 97, 268, 41, 39, 104, 280,
+				129, 130, 131, 138, 240, 270, 271, 272, 30}, pidfdCalls...),
+			// prlimit64 sched_setaffinity sched_setparam sched_setscheduler sched_setattr, setpriority
+			selfOnly: selfCalls([]uint32{261, 122, 118, 119, 274}, 140)}, true
 	}
 	return syscalls{}, false
+}
+
+// selfCalls are the calls whose first argument names the process, and
+// setpriority, whose first two do.
+func selfCalls(byPid []uint32, setpriority uint32) []selfOnly {
+	out := []selfOnly{{nr: setpriority, offsets: []uint32{offArg0Low, offArg1Low}}}
+	for _, nr := range byPid {
+		out = append(out, selfOnly{nr: nr, offsets: []uint32{offArg0Low}})
+	}
+	return out
 }
 
 // filterProgram assembles the filter.
@@ -73,6 +112,9 @@ func filterProgram(sc syscalls) []sockFilter {
 	for _, nr := range sc.denied {
 		p = append(p, sockFilter{code: bpfJeqK, jf: 1, k: nr}, deny)
 	}
+	for _, s := range sc.selfOnly {
+		p = append(p, onlyZeros(s, deny)...)
+	}
 	p = append(p,
 		sockFilter{code: bpfJeqK, jf: 1, k: sc.clone3}, sockFilter{code: bpfRetK, k: retErrno | errNoSys},
 		sockFilter{code: bpfJeqK, jf: 3, k: sc.clone},
@@ -81,6 +123,20 @@ func filterProgram(sc syscalls) []sockFilter {
 		deny,
 		sockFilter{code: bpfRetK, k: retAllow})
 	return p
+}
+
+// onlyZeros checks one selfOnly call: when the call is s.nr, it is
+// allowed if every argument at s.offsets is 0 (its low 32 bits: the
+// kernel reads an int) and refused otherwise; other calls go on to the
+// next check.
+func onlyZeros(s selfOnly, deny sockFilter) []sockFilter {
+	n := len(s.offsets)
+	p := []sockFilter{{code: bpfJeqK, jf: uint8(2*n + 2), k: s.nr}}
+	for i, off := range s.offsets {
+		toDeny := uint8(2*(n-1-i) + 1)
+		p = append(p, sockFilter{code: bpfLdAbsW, k: off}, sockFilter{code: bpfJeqK, jf: toDeny, k: 0})
+	}
+	return append(p, sockFilter{code: bpfRetK, k: retAllow}, deny)
 }
 
 // filterHex is the filter as the driver reads it: the raw instructions,

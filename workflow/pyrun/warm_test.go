@@ -101,9 +101,11 @@ func tenantOf(ctx context.Context) int64 {
 
 // TestReserveHoldsUnderDrain: a workspace running its whole share of
 // endless loops starts every further run cold, however many it starts:
-// the reserve stays warm, and a quiet workspace's run takes from it.
+// the reserve stays warm, and a quiet workspace's run takes from it. (No
+// fork servers: the pool serves alone, as it does a workspace's first run
+// and every run when servers cannot start.)
 func TestReserveHoldsUnderDrain(t *testing.T) {
-	r, err := New(Config{Limits: Limits{Warm: 2, WarmMax: 2, Parallel: 8, PerTenant: 2}, Tenant: tenantOf})
+	r, err := New(Config{Limits: Limits{Warm: 2, WarmMax: 2, Parallel: 8, PerTenant: 2, Zygotes: -1}, Tenant: tenantOf})
 	if err != nil {
 		newRunner(t, Limits{}) // skips, or fails in CI
 		t.Fatal(err)

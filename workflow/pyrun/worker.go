@@ -78,6 +78,12 @@ func (w *worker) end(answered bool) {
 	w.kill()
 }
 
+// pipes are the worker's stdin and stdout.
+func (w *worker) pipes() (io.WriteCloser, io.Reader) { return w.stdin, w.stdout }
+
+// root is the process of the worker's bwrap, whose tree is its sandbox.
+func (w *worker) root() int { return w.cmd.Process.Pid }
+
 // alive tells whether the sandbox still runs (one may die waiting).
 func (w *worker) alive() bool {
 	select {
@@ -86,6 +92,17 @@ func (w *worker) alive() bool {
 	default:
 		return true
 	}
+}
+
+// sandbox is what serves one run: a worker, or a child of its
+// workspace's fork server (zygote.go).
+type sandbox interface {
+	pipes() (job io.WriteCloser, answer io.Reader)
+	// root is the host's id of the process whose tree runs the job (0 when
+	// it has ended).
+	root() int
+	// end ends it after its run, answered or not.
+	end(answered bool)
 }
 
 // answer is what the driver writes.
@@ -105,12 +122,12 @@ func (r *Runner) do(ctx context.Context, job map[string]any, timeout time.Durati
 	defer r.pool.release()
 	tenant := r.tenant(ctx)
 	defer r.pool.enter(tenant)()
-	w, err := r.take(tenant)
+	w, err := r.sandbox(tenant, time.Now().Add(min(timeout, zygoteFork)))
 	if err != nil {
 		return nil, fmt.Errorf("start a Python sandbox: %w", err)
 	}
 	if r.onRun != nil {
-		r.onRun(w.cmd.Process.Pid)
+		r.onRun(w.root())
 	}
 	answered, demoted := false, r.demoteLater(w)
 	defer func() {
@@ -118,9 +135,10 @@ func (r *Runner) do(ctx context.Context, job map[string]any, timeout time.Durati
 		go func() { demoted(); w.end(a) }() // the answer does not wait for the sandbox's teardown
 	}()
 	line, _ := json.Marshal(job)
+	in, out := w.pipes()
 	go func() {
-		_, _ = w.stdin.Write(append(line, '\n'))
-		_ = w.stdin.Close()
+		_, _ = in.Write(append(line, '\n'))
+		_ = in.Close()
 	}()
 	type read struct {
 		b   []byte
@@ -129,7 +147,7 @@ func (r *Runner) do(ctx context.Context, job map[string]any, timeout time.Durati
 	done := make(chan read, 1)
 	go func() {
 		// One line answers; a longer one than the limit is cut there.
-		b, err := bufio.NewReader(io.LimitReader(w.stdout, r.lim.Output+1)).ReadBytes('\n')
+		b, err := bufio.NewReader(io.LimitReader(out, r.lim.Output+1)).ReadBytes('\n')
 		done <- read{b, err}
 	}()
 	timer := time.NewTimer(timeout)
@@ -145,18 +163,30 @@ func (r *Runner) do(ctx context.Context, job map[string]any, timeout time.Durati
 	}
 }
 
-// demoteLater renices every process of w's sandbox to procnice.Demoted
-// once its run has gone on for Limits.DemoteAfter. The function it
-// returns stops the wait, or waits for the renice to finish, so that the
-// sandbox is ended (and its process ids freed) only after.
-func (r *Runner) demoteLater(w *worker) func() {
+// sandbox returns what serves a run of tenant: a child of tenant's fork
+// server when it has one ready and it forks before forkBy, else a worker
+// of the pool.
+func (r *Runner) sandbox(tenant int64, forkBy time.Time) (sandbox, error) {
+	if c := r.fromZygote(tenant, forkBy); c != nil {
+		return c, nil
+	}
+	return r.take(tenant)
+}
+
+// demoteLater renices every process of w's tree to procnice.Demoted once
+// its run has gone on for Limits.DemoteAfter. The function it returns
+// stops the wait, or waits for the renice to finish, so that the sandbox
+// is ended (and its process ids freed) only after.
+func (r *Runner) demoteLater(w sandbox) func() {
 	if r.lim.DemoteAfter <= 0 {
 		return func() {}
 	}
 	done := make(chan struct{})
 	t := time.AfterFunc(r.lim.DemoteAfter, func() {
 		defer close(done)
-		_ = procnice.Tree(w.cmd.Process.Pid, procnice.Demoted) // fails only for a sandbox that ended
+		if pid := w.root(); pid > 0 {
+			_ = procnice.Tree(pid, procnice.Demoted) // fails only for a sandbox that ended
+		}
 	})
 	return func() {
 		if !t.Stop() {

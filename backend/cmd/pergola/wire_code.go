@@ -40,8 +40,9 @@ func newCodeRunner(cfg config.Config, log *slog.Logger, sh *shares) (wf.CodeRunn
 }
 
 // newPythonRunner returns what runs Python code nodes: python3 in a
-// bubblewrap sandbox, from PERGOLA_PYTHON_WARM to PERGOLA_PYTHON_WARM_MAX
-// of them started in advance as demand asks and PERGOLA_CODE_PARALLEL
+// bubblewrap sandbox, past a workspace's first run forked from that
+// workspace's fork server, else from PERGOLA_PYTHON_WARM to
+// PERGOLA_PYTHON_WARM_MAX of them started in advance as demand asks and PERGOLA_CODE_PARALLEL
 // running at once, each workspace within its share (and a workspace at
 // its share leaving the pool's reserve of PERGOLA_PYTHON_WARM to others);
 // a sandbox whose run outlasts PERGOLA_CODE_DEMOTE_AFTER demoted to nice
