@@ -57,8 +57,12 @@ def lockdown(filter_hex):
     return install
 
 
+THREADS = 256  # the sandbox's threads, its fork server's children's counted together
+
+
 def limit(mem, cpu):
     resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    resource.setrlimit(resource.RLIMIT_NPROC, (THREADS, THREADS))  # binds only when the host's user is not root
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))  # no file writes
     resource.setrlimit(resource.RLIMIT_NOFILE, (16, 16))
@@ -210,6 +214,7 @@ def zygote(ctl, install, mem, cpu, hook):
     import _socket, signal
     install(filtered=False)  # non-dumpable, like its children: they cannot read its memory
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the children
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # as pid 1, it then ignores every signal sent from inside
     sock = _socket.socket(fileno=ctl)
     sock.send(b"R")
     while True:
@@ -219,7 +224,10 @@ def zygote(ctl, install, mem, cpu, hook):
         fds = [int.from_bytes(data[i:i + 4], sys.byteorder)
                for level, kind, data in anc if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS
                for i in range(0, len(data) - 3, 4)]
-        pid = os.fork() if len(fds) == 2 else -1
+        try:
+            pid = os.fork() if len(fds) == 2 else -1
+        except OSError:  # no memory or process ids: answer so, not end the runs of the children
+            pid = -1
         if pid == 0:
             try:
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)

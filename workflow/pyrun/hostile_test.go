@@ -48,8 +48,30 @@ var hostileScripts = []hostile{
 	{name: "other processes' memory", body: others + "'/proc/%s/mem', 'r+b')]}", kernel: "'reached':[]"},
 	{name: "other processes' environment", body: others + "'/proc/%s/environ')]}", kernel: "'reached':[]"},
 	{name: "other processes' descriptors", body: others + "'/proc/%s/fd/0')]}", kernel: "'reached':[]"},
+	// The kernel signals a descriptor's owner, with a signal its opener picks, when it is ready:
+	// owning a pipe of its own, a run could kill a sibling or interrupt the fork server.
+	{name: "own a pipe as pid 1", body: "    import fcntl, os\n    r, w = os.pipe()\n    fcntl.fcntl(r, fcntl.F_SETOWN, 1)", kernel: "[Errno 1] Operation not permitted"},
+	{name: "own a socket as pid 1", body: "    import fcntl, socket\n    a, b = socket.socketpair()\n    fcntl.ioctl(a.fileno(), 0x8901, (1).to_bytes(4, 'little'))",
+		kernel: "[Errno 1] Operation not permitted"},
+	// A fork server's sandbox outlives a run: nothing a run leaves in it may (files, IPC objects).
+	{name: "a directory in the root", body: "    import os\n    os.mkdir('/x')", kernel: "Read-only file system"},
+	{name: "a pipe in /dev/shm", body: "    import os\n    os.mkfifo('/dev/shm/x')", kernel: "Read-only file system"},
+	{name: "calls no filter should pass", body: rawCalls, kernel: "'calls':[[-1,1],[-1,1],[-1,1]]", audited: "cannot use ctypes"},
 	{name: "descriptors left open", body: "    import os\n    return {'open': [fd for fd in range(3, 64) if not os.fstat(fd) is None]}", kernel: "Bad file descriptor"},
 }
+
+// rawCalls makes, through ctypes, calls the filter refuses by number
+// (io_uring_setup, shmget) and, on amd64, an x32 call, which a filter that
+// does not refuse the x32 numbers would let through: each answers -1 and
+// EPERM (an x32 call ENOSYS where x32 is off, without the filter).
+const rawCalls = `    import ctypes, platform
+    libc = ctypes.CDLL(None, use_errno=True)
+    amd64 = platform.machine() == 'x86_64'
+    def call(*a):
+        return [libc.syscall(*a), ctypes.get_errno()]
+    buf = ctypes.create_string_buffer(120)
+    x32 = call(0x40000000 | 39) if amd64 else [-1, 1]
+    return {'calls': [call(425, 8, buf), call(29 if amd64 else 194, 0, 4096, 0o1600), x32]}`
 
 // TestHostileCodeIsContained: what a hostile script tries fails inside
 // the sandbox, by the kernel's limits alone and with the audit hook, in a
@@ -117,16 +139,23 @@ func TestAnswerIsBounded(t *testing.T) {
 
 // prober is a main that waits until it sees two other processes in its
 // sandbox (its fork server and a sibling), then tries on each what could
-// tamper with it or read it: signals, limits, priority, its memory,
+// tamper with it or read it: signals (also through a descriptor it
+// owns), limits, priority, its memory,
 // environment and job's pipe. It returns the processes it tried and what
 // succeeded.
-const prober = `import os, resource, time
+const prober = `import fcntl, os, resource, time
 def main(args):
     def others():
         return sorted(int(p) for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid())
     t = time.monotonic()
     while len(others()) < 2 and time.monotonic() - t < 5:
         time.sleep(0.01)
+    def own(p):  # the kernel signals a ready descriptor's owner: SIGKILL, or SIGINT to pid 1
+        r, w = os.pipe()
+        fcntl.fcntl(r, fcntl.F_SETOWN, p)
+        fcntl.fcntl(r, 10, 2 if p == 1 else 9)  # F_SETSIG
+        fcntl.fcntl(r, fcntl.F_SETFL, os.O_ASYNC)
+        os.write(w, b'x')
     tries = {
         'kill': lambda p: os.kill(p, 9),
         'prlimit': lambda p: resource.prlimit(p, resource.RLIMIT_CPU, (1, 1)),
@@ -134,6 +163,7 @@ def main(args):
         'mem': lambda p: open('/proc/%d/mem' % p, 'r+b').close(),
         'environ': lambda p: open('/proc/%d/environ' % p, 'rb').read(),
         'job': lambda p: open('/proc/%d/fd/0' % p, 'rb').close(),
+        'sigio': own,
     }
     reached = []
     for p in others():

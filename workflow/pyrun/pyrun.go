@@ -190,7 +190,8 @@ func look(configured, name string) (string, error) {
 // memory through /proc to run outside the seccomp filter).
 func (r *Runner) args() []string {
 	return []string{r.bwrap, "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-		"--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--as-pid-1", "--die-with-parent",
+		"--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev",
+		"--remount-ro", "/dev", "--remount-ro", "/", "--unshare-all", "--as-pid-1", "--die-with-parent",
 		"--new-session", "--clearenv", "--uid", "65534", "--gid", "65534", "--chdir", "/",
 		r.python, "-I", "-S", "-B", "-c", driver,
 		strconv.FormatInt(r.lim.Memory, 10), strconv.Itoa(int(r.lim.Timeout.Seconds()) + 1), filterHex(), r.hook()}
