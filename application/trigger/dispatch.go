@@ -20,15 +20,38 @@ const dueBatch = 100
 func (s *Service) Dispatch(ctx context.Context, poll time.Duration) {
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
+	var pruned time.Time
 	for {
 		if _, err := s.DispatchDue(ctx); err != nil && ctx.Err() == nil {
 			s.d.Log.Warn("trigger dispatch failed", "err", err)
+		}
+		if now := s.d.Now(); now.Sub(pruned) >= pruneEvery {
+			pruned = now
+			s.pruneRequests(ctx, now)
 		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
 		}
+	}
+}
+
+// RequestMemory is how long a webhook call's request id and signature
+// are remembered: a repeat within it answers the first call's run.
+const RequestMemory = 24 * time.Hour
+
+// pruneEvery is how often each process forgets older request ids.
+const pruneEvery = 10 * time.Minute
+
+// pruneRequests forgets the request ids older than RequestMemory.
+func (s *Service) pruneRequests(ctx context.Context, now time.Time) {
+	n, err := s.d.Store.PruneRequests(ctx, now.Add(-RequestMemory))
+	if err != nil && ctx.Err() == nil {
+		s.d.Log.Warn("could not forget old webhook request ids", "err", err)
+	}
+	if n > 0 {
+		s.d.Log.Info("forgot old webhook request ids", "count", n)
 	}
 }
 
@@ -66,7 +89,11 @@ func (s *Service) fireDue(ctx context.Context, t *trigger.Trigger, now time.Time
 		return false, s.d.Store.SetState(ctx, t.ID, trigger.StatePaused, "bad schedule: "+err.Error(), nil)
 	}
 	tick := *t.NextRun
-	won, err := s.d.Store.Claim(ctx, t.ID, tick, sch.AfterMissed(tick, now))
+	next := sch.AfterMissed(tick, now)
+	if next.IsZero() { // stored before First refused expressions that never fire
+		return false, s.d.Store.SetState(ctx, t.ID, trigger.StatePaused, "bad schedule: the cron expression never fires", nil)
+	}
+	won, err := s.d.Store.Claim(ctx, t.ID, tick, next)
 	if err != nil || !won {
 		return false, err
 	}

@@ -2,6 +2,7 @@ package trigger
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -111,5 +112,25 @@ func TestDispatchPausesWhenWorkflowIsGone(t *testing.T) {
 	st, _ := dispatchOnce(t, trigger.MissedSkip, time.Second, true)
 	if st.t.State != trigger.StatePaused || st.t.PauseReason == "" || st.t.LastStatus != trigger.StatusFailed || st.t.NextRun != nil {
 		t.Errorf("trigger of a deleted workflow = %+v", st.t)
+	}
+}
+
+// TestDispatchPausesAScheduleThatCannotFire: schedules stored before
+// their forms were refused (an "@every 1s" under a minute's minimum, a
+// cron expression that matches no date) are paused saying why, instead
+// of firing every second or being claimed again at every poll.
+func TestDispatchPausesAScheduleThatCannotFire(t *testing.T) {
+	for _, expr := range []string{"@every 1s", "0 0 30 2 *"} {
+		zero := time.Time{}
+		st := &memStore{t: trigger.Trigger{ID: 1, Kind: trigger.KindSchedule, WorkflowID: 7, Cron: expr,
+			Missed: trigger.MissedSkip, State: trigger.StateActive, NextRun: &zero}}
+		run := &countRunner{}
+		svc := New(Deps{Store: st, Runner: run})
+		if _, err := svc.DispatchDue(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if got := st.get(); got.State != trigger.StatePaused || !strings.Contains(got.PauseReason, "bad schedule") || run.runs != 0 {
+			t.Errorf("%q: trigger %s (%q) after %d runs; want paused for its schedule, no run", expr, got.State, got.PauseReason, run.runs)
+		}
 	}
 }

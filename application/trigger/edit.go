@@ -2,6 +2,7 @@ package trigger
 
 import (
 	"context"
+	"time"
 
 	"github.com/pergola-ai/pergola/domain/identity"
 	"github.com/pergola-ai/pergola/domain/trigger"
@@ -21,9 +22,14 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, id int64, pa
 	if err != nil {
 		return nil, err
 	}
-	var sch *trigger.Schedule
+	var next *time.Time
 	if edited.Kind == trigger.KindSchedule {
-		if sch, err = trigger.ParseSchedule(&edited, s.d.MinInterval); err != nil {
+		if next, err = s.firstTick(&edited); err != nil {
+			return nil, err
+		}
+	}
+	if patch.Inputs != nil {
+		if err := s.checkInputs(ctx, p, &edited); err != nil {
 			return nil, err
 		}
 	}
@@ -36,9 +42,8 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, id int64, pa
 	if err := s.d.Store.Update(ctx, &edited); err != nil {
 		return nil, err
 	}
-	if sch != nil && patch.ScheduleChanged() && edited.State == trigger.StateActive {
-		next := sch.Next(s.d.Now())
-		if err := s.d.Store.SetState(ctx, id, trigger.StateActive, "", &next); err != nil {
+	if next != nil && patch.ScheduleChanged() && edited.State == trigger.StateActive {
+		if err := s.d.Store.SetState(ctx, id, trigger.StateActive, "", next); err != nil {
 			return nil, err
 		}
 	}

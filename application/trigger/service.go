@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 
 	appwf "github.com/pergola-ai/pergola/application/workflow"
@@ -104,12 +105,12 @@ func (s *Service) Create(ctx context.Context, p identity.Principal, t *trigger.T
 	}
 	t.ID, t.WorkspaceID, t.CreatorID, t.State, t.ConversationID = 0, ws, p.UserID, trigger.StateActive, 0
 	if t.Kind == trigger.KindSchedule {
-		sch, err := trigger.ParseSchedule(t, s.d.MinInterval)
-		if err != nil {
+		if t.NextRun, err = s.firstTick(t); err != nil {
 			return nil, err
 		}
-		next := sch.Next(s.d.Now())
-		t.NextRun = &next
+		if err := s.checkInputs(ctx, p, t); err != nil {
+			return nil, err
+		}
 	} else if t.Secret == "" {
 		t.Secret = newSecret()
 	}
@@ -117,6 +118,37 @@ func (s *Service) Create(ctx context.Context, p identity.Principal, t *trigger.T
 		return nil, err
 	}
 	return t, nil
+}
+
+// firstTick checks a schedule and returns its first tick from now.
+func (s *Service) firstTick(t *trigger.Trigger) (*time.Time, error) {
+	sch, err := trigger.ParseSchedule(t, s.d.MinInterval)
+	if err != nil {
+		return nil, err
+	}
+	next, err := sch.First(s.d.Now())
+	if err != nil {
+		return nil, err
+	}
+	return &next, nil
+}
+
+// checkInputs checks a workflow schedule's fixed inputs against the
+// workflow's Start node, as its runs will, so that a missing or mistyped
+// input is refused now (naming inputs.<name>) rather than failing every
+// tick. A webhook's calls add inputs of their own: they are checked then.
+func (s *Service) checkInputs(ctx context.Context, p identity.Principal, t *trigger.Trigger) error {
+	if t.IsBot() || t.Kind != trigger.KindSchedule {
+		return nil
+	}
+	_, err := s.d.Runner.Prepare(ctx, p, runRequest(t, t.Inputs))
+	var fe *errs.FieldError
+	if errors.As(err, &fe) {
+		if name, ok := strings.CutPrefix(fe.Field, "parameters."); ok {
+			return errs.Invalid("inputs."+name, "%s", fe.Reason)
+		}
+	}
+	return err
 }
 
 func newSecret() string {
@@ -228,12 +260,9 @@ func (s *Service) Resume(ctx context.Context, p identity.Principal, id int64) (*
 	}
 	var next *time.Time
 	if t.Kind == trigger.KindSchedule {
-		sch, err := trigger.ParseSchedule(t, s.d.MinInterval)
-		if err != nil {
+		if next, err = s.firstTick(t); err != nil {
 			return nil, fmt.Errorf("trigger %d schedule: %w", id, err)
 		}
-		n := sch.Next(s.d.Now())
-		next = &n
 	}
 	if err := s.d.Store.SetState(ctx, id, trigger.StateActive, "", next); err != nil {
 		return nil, err

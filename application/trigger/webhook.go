@@ -61,21 +61,16 @@ func (s *Service) Webhook(ctx context.Context, c Call) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.RequestID != "" {
-		runID, first, err := s.d.Store.ClaimRequest(ctx, t.ID, c.RequestID)
-		if err != nil {
-			return nil, err
-		}
-		if !first {
-			return &Answer{RunID: runID, Duplicate: true, Status: 200}, nil
-		}
+	keys, err := requestKeys(t, c)
+	if err != nil {
+		return nil, err
+	}
+	claimed, dup, err := s.claimRequest(ctx, t.ID, keys)
+	if err != nil || dup != nil {
+		return dup, err
 	}
 	a, err := s.answer(ctx, t, inputs)
-	if c.RequestID != "" && a != nil && a.RunID != 0 {
-		if serr := s.d.Store.SetRequestRun(context.WithoutCancel(ctx), t.ID, c.RequestID, a.RunID); serr != nil {
-			s.d.Log.Warn("could not record a webhook request's run", "trigger", t.ID, "err", serr)
-		}
-	}
+	s.settleRequest(context.WithoutCancel(ctx), t.ID, claimed, a)
 	return a, err
 }
 

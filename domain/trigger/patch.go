@@ -28,8 +28,8 @@ type Patch struct {
 // other way round; giving a channel drops the end user and the other way
 // round.
 func (p Patch) Apply(t Trigger) (Trigger, error) {
-	if (p.Prompt != nil || p.ChannelID != nil || p.ChatID != nil || p.EndUser != nil) && !t.IsBot() {
-		return t, errs.Invalid("prompt", "only a bot trigger has a prompt and a target; this one runs workflow %d", t.WorkflowID)
+	if field := p.botField(); field != "" && !t.IsBot() {
+		return t, errs.Invalid(field, "only a bot trigger has a prompt and a target; this one runs workflow %d", t.WorkflowID)
 	}
 	if t.Kind != KindSchedule && (p.ScheduleChanged() || p.Missed != nil) {
 		return t, errs.Invalid("cron", "a webhook trigger has no schedule")
@@ -69,6 +69,22 @@ func (p Patch) applyBot(b *Bot) {
 	set(&b.ChannelID, p.ChannelID)
 	set(&b.ChatID, p.ChatID)
 	set(&b.EndUser, p.EndUser)
+}
+
+// botField names the first field of a bot trigger that p sets; "" for
+// none.
+func (p Patch) botField() string {
+	switch {
+	case p.Prompt != nil:
+		return "prompt"
+	case p.ChannelID != nil:
+		return "channel_id"
+	case p.ChatID != nil:
+		return "chat_id"
+	case p.EndUser != nil:
+		return "user_id"
+	}
+	return ""
 }
 
 // TargetChanged reports whether p changes where a bot trigger's answer

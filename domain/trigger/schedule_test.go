@@ -2,6 +2,7 @@ package trigger
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,16 +33,46 @@ func TestScheduleAfterMissedSkipsTheBacklog(t *testing.T) {
 }
 
 func TestScheduleRefusals(t *testing.T) {
-	for field, tr := range map[string]Trigger{
-		"cron":             {Cron: "61 * * * *"},
-		"time_zone":        {Cron: "@daily", TimeZone: "Nowhere/Land"},
-		"interval_seconds": {Interval: time.Second},
-		"interval":         {Cron: "@daily", Interval: time.Hour},
+	for _, c := range []struct {
+		field string
+		tr    Trigger
+	}{
+		{"cron", Trigger{Cron: "61 * * * *"}},
+		{"time_zone", Trigger{Cron: "@daily", TimeZone: "Nowhere/Land"}},
+		{"interval_seconds", Trigger{Interval: time.Second}},
+		{"interval", Trigger{Cron: "@daily", Interval: time.Hour}},
+		{"interval_seconds", Trigger{Interval: MaxInterval + time.Second}},
+		{"cron", Trigger{Cron: "@every 1s"}}, // would get around the minimum interval
+		{"cron", Trigger{Cron: "TZ=Asia/Tokyo 0 8 * * *"}},
+		{"time_zone", Trigger{Cron: "@daily", TimeZone: "Local"}},
 	} {
-		_, err := ParseSchedule(&tr, time.Minute)
+		_, err := ParseSchedule(&c.tr, time.Minute)
 		var fe *errs.FieldError
-		if !errors.As(err, &fe) || fe.Field != field {
-			t.Errorf("%+v: error %v, want one on %s", tr, err, field)
+		if !errors.As(err, &fe) || fe.Field != c.field {
+			t.Errorf("%+v: error %v, want one on %s", c.tr, err, c.field)
+		}
+	}
+}
+
+func TestScheduleThatNeverFiresIsRefused(t *testing.T) {
+	s, err := ParseSchedule(&Trigger{Cron: "0 0 30 2 *"}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fe *errs.FieldError
+	if _, err := s.First(time.Now()); !errors.As(err, &fe) || fe.Field != "cron" || !strings.Contains(fe.Reason, "never fires") {
+		t.Errorf("February 30th: First error %v, want one on cron saying it never fires", err)
+	}
+}
+
+func TestIntervalOfRefusesWhatOverflows(t *testing.T) {
+	if d, err := IntervalOf(90); err != nil || d != 90*time.Second {
+		t.Errorf("90 s = %v, %v", d, err)
+	}
+	for _, sec := range []float64{1e18, -1e18, MaxInterval.Seconds() + 1} {
+		var fe *errs.FieldError
+		if _, err := IntervalOf(sec); !errors.As(err, &fe) || fe.Field != "interval_seconds" {
+			t.Errorf("%g s: error %v, want one on interval_seconds", sec, err)
 		}
 	}
 }

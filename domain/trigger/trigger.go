@@ -148,4 +148,10 @@ type Store interface {
 	ClaimRequest(ctx context.Context, id int64, key string) (runID int64, first bool, err error)
 	// SetRequestRun records the run a claimed request started.
 	SetRequestRun(ctx context.Context, id int64, key string, runID int64) error
+	// ReleaseRequest forgets a claimed request id that started no run, so
+	// that a retry runs.
+	ReleaseRequest(ctx context.Context, id int64, key string) error
+	// PruneRequests forgets the request ids claimed before a time and
+	// returns how many.
+	PruneRequests(ctx context.Context, before time.Time) (int64, error)
 }

@@ -1505,7 +1505,7 @@ export interface paths {
         put?: never;
         /**
          * Create a trigger
-         * @description Creates an active trigger of a published workflow, or a schedule of a published bot, the caller can reach, in its workspace. A webhook trigger gets a secret (generated unless given), shown in this answer only. Errors: 400 naming the field (name, kind, workflow_id unknown or not published, bot_id unknown, not published to the API or given with workflow_id, prompt, channel_id not a channel of the bot that posts or not published, chat_id, user_id, cron, time_zone, interval_seconds under a minute, both cron and interval, missed, auth, answer, rate_limit).
+         * @description Creates an active trigger of a published workflow, or a schedule of a published bot, the caller can reach, in its workspace. A webhook trigger gets a secret (generated unless given), shown in this answer only. Errors: 400 naming the field (name, kind, workflow_id unknown or not published, bot_id unknown, not published to the API or given with workflow_id, prompt, channel_id not a channel of the bot that posts or not published, chat_id, user_id, cron (also @every, a CRON_TZ= prefix or an expression that never fires), time_zone, interval_seconds under a minute or over a year, both cron and interval, missed, auth, answer, rate_limit, a schedule's inputs the workflow's Start node refuses as inputs.<name>, a field the trigger does not have).
          */
         post: operations["createTrigger"];
         delete?: never;
@@ -1540,7 +1540,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a trigger
-         * @description Changes the fields sent, checked as on creation; what the trigger runs (kind, workflow_id, bot_id) does not change. Giving `cron` drops the interval and the other way round; giving `user_id` drops the channel and chat and the other way round (a new target starts a new conversation). An active schedule whose schedule changed waits for its first tick under the new one. Errors: 400 naming the field; 404 for a trigger out of reach.
+         * @description Changes the fields sent, checked as on creation; what the trigger runs (kind, workflow_id, bot_id) does not change. Giving `cron` drops the interval and the other way round; giving `user_id` drops the channel and chat and the other way round (a new target starts a new conversation). An active schedule whose schedule changed waits for its first tick under the new one. Errors: 400 naming the field (also one a trigger does not have, such as `secret`); 404 for a trigger out of reach.
          */
         patch: operations["updateTrigger"];
         trace?: never;
@@ -3024,7 +3024,7 @@ export interface paths {
         put?: never;
         /**
          * Call a webhook trigger
-         * @description Runs the trigger's workflow with its fixed inputs, the query parameters (as strings) and the fields of the JSON body object (the body wins). No token: an `hmac` trigger's call carries `X-Pergola-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>` (at most 5 minutes off), a `header` trigger's call carries `X-Pergola-Secret: <secret>`. An `Idempotency-Key` (or `X-Request-Id`) header makes a repeat answer 200 with the first call's execute_id and `duplicate: true`, without a second run. Errors: 400 naming the input (parameters.<name>) or the body; 401 for a missing, wrong or stale signature or secret; 404 for an unknown trigger; 409 when the trigger is paused; 429 past the trigger's rate limit (default 60 calls a minute).
+         * @description Runs the trigger's workflow with its fixed inputs, the query parameters (as strings) and the fields of the JSON body object (the body wins). No token: an `hmac` trigger's call carries `X-Pergola-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>` (at most 5 minutes off), a `header` trigger's call carries `X-Pergola-Secret: <secret>`. An `Idempotency-Key` (or `X-Request-Id`) header makes a repeat answer 200 with the first call's execute_id and `duplicate: true`, without a second run, for 24 hours; so does a copy of a signed call (the same t and body) sent again. A call refused before its run started keeps no key. Errors: 400 naming the input (parameters.<name>), the body or an Idempotency-Key over 128 characters; 401 for a missing, wrong or stale signature or secret; 404 for an unknown trigger; 409 when the trigger is paused; 429 past the trigger's rate limit (default 60 calls a minute).
          */
         post: operations["callTriggerWebhook"];
         delete?: never;
@@ -5635,11 +5635,11 @@ export interface components {
             inputs?: {
                 [key: string]: unknown;
             };
-            /** @description Schedule: five fields (minute hour day-of-month month day-of-week) or a descriptor such as @daily. */
+            /** @description Schedule: five fields (minute hour day-of-month month day-of-week) or a descriptor such as @daily (not @every: use interval_seconds; the time zone goes in time_zone). */
             cron?: string;
             /** @description Schedule: the IANA time zone of cron; default UTC. */
             time_zone?: string;
-            /** @description Schedule: instead of cron, at least 60. */
+            /** @description Schedule: instead of cron, at least 60, at most a year (31622400). */
             interval_seconds?: number;
             /**
              * @description Schedule: what to do with ticks missed while no process ran; default skip.

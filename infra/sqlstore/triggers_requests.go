@@ -42,3 +42,22 @@ func (s *TriggerStore) SetRequestRun(ctx context.Context, id int64, key string, 
 	}
 	return nil
 }
+
+// ReleaseRequest forgets a claimed request id that has no run.
+func (s *TriggerStore) ReleaseRequest(ctx context.Context, id int64, key string) error {
+	err := s.db.gorm.WithContext(ctx).Where("trigger_id = ? AND request_id = ? AND run_id = 0", id, key).
+		Delete(&triggerRequestRow{}).Error
+	if err != nil {
+		return fmt.Errorf("sqlstore: release trigger request: %w", err)
+	}
+	return nil
+}
+
+// PruneRequests forgets the request ids claimed before a time.
+func (s *TriggerStore) PruneRequests(ctx context.Context, before time.Time) (int64, error) {
+	res := s.db.gorm.WithContext(ctx).Where("created_at < ?", dbTime(before)).Delete(&triggerRequestRow{})
+	if res.Error != nil {
+		return 0, fmt.Errorf("sqlstore: prune trigger requests: %w", res.Error)
+	}
+	return res.RowsAffected, nil
+}

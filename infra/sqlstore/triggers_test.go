@@ -110,6 +110,31 @@ func testTriggerStore(t *testing.T, db *DB) {
 		}
 	})
 
+	t.Run("a request id without a run is released, one with a run is not", func(t *testing.T) {
+		_, _, err := store.ClaimRequest(ctx, hook.ID, "req-2")
+		mustNot(t, err)
+		mustNot(t, store.ReleaseRequest(ctx, hook.ID, "req-2"))
+		mustNot(t, store.ReleaseRequest(ctx, hook.ID, "req-1")) // has run 99: kept
+		if _, first, err := store.ClaimRequest(ctx, hook.ID, "req-2"); err != nil || !first {
+			t.Errorf("claim after release: first %v, %v; want a first claim", first, err)
+		}
+		if run, first, err := store.ClaimRequest(ctx, hook.ID, "req-1"); err != nil || first || run != 99 {
+			t.Errorf("req-1 after a release: first %v run %d, %v; want it kept with run 99", first, run, err)
+		}
+	})
+
+	t.Run("old request ids are pruned", func(t *testing.T) {
+		if n, err := store.PruneRequests(ctx, time.Now().Add(-time.Hour)); err != nil || n != 0 {
+			t.Errorf("prune before an hour ago = %d, %v; want none", n, err)
+		}
+		if n, err := store.PruneRequests(ctx, time.Now().Add(time.Minute)); err != nil || n != 2 {
+			t.Errorf("prune before now = %d, %v; want req-1 and req-2", n, err)
+		}
+		if _, first, err := store.ClaimRequest(ctx, hook.ID, "req-1"); err != nil || !first {
+			t.Errorf("claim after prune: first %v, %v; want a first claim", first, err)
+		}
+	})
+
 	t.Run("delete", func(t *testing.T) {
 		mustNot(t, store.Delete(ctx, hook.ID))
 		if _, err := store.Get(ctx, hook.ID); !errors.Is(err, errs.ErrNotFound) {

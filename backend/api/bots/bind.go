@@ -72,33 +72,7 @@ func bindStrict(c *app.RequestContext, dst any, extra ...string) error {
 	if err := httpx.BindJSON(c, dst); err != nil {
 		return err
 	}
-	return unknownField(body, dst, extra)
-}
-
-// unknownField reports the first field of body, at any depth, that dst
-// does not have; extra names top-level fields that are allowed anyway.
-func unknownField(body []byte, dst any, extra []string) error {
-	if len(extra) > 0 {
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(body, &obj) == nil {
-			for _, k := range extra {
-				delete(obj, k)
-			}
-			body, _ = json.Marshal(obj)
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	dec.UseNumber()
-	err := dec.Decode(reflect.New(reflect.TypeOf(dst).Elem()).Interface())
-	if err == nil {
-		return nil
-	}
-	name, ok := strings.CutPrefix(err.Error(), "json: unknown field ")
-	if !ok {
-		return nil // BindJSON accepted the body; only unknown fields matter here
-	}
-	return errs.Invalid(strings.Trim(name, `"`), "is not a known field; see /openapi.yaml")
+	return httpx.UnknownField(body, dst, extra...)
 }
 
 // queryList splits a comma-joined query value, dropping empty items.

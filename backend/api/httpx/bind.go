@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -141,6 +142,9 @@ func Paging(c *app.RequestContext, defaultSize, maxSize int) (identity.Page, err
 	}
 	if size < 1 || size > maxSize {
 		return identity.Page{}, errs.Invalid("page_size", "must be between 1 and %d, got %d", maxSize, size)
+	}
+	if last := math.MaxInt / size; num > last { // the offset, (num-1)*size, must not wrap around
+		return identity.Page{}, errs.Invalid("page_num", "must be at most %d with page_size %d, got %d", last, size, num)
 	}
 	return identity.Page{Number: num, Size: size}, nil
 }

@@ -3,7 +3,6 @@ package triggers
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/cloudwego/hertz/pkg/app"
 
@@ -42,7 +41,10 @@ func (r *patchRequest) patch() (trigger.Patch, error) {
 	p := trigger.Patch{Name: r.Name, Cron: r.Cron, TimeZone: r.TimeZone, Inputs: r.Inputs, RateLimit: r.RateLimit,
 		Prompt: r.Prompt, ChatID: r.ChatID, EndUser: r.UserID}
 	if r.IntervalSeconds != nil {
-		d := time.Duration(*r.IntervalSeconds * float64(time.Second))
+		d, err := trigger.IntervalOf(*r.IntervalSeconds)
+		if err != nil {
+			return trigger.Patch{}, err
+		}
 		p.Interval = &d
 	}
 	if r.Missed != nil {
@@ -63,7 +65,7 @@ func (h Console) Update(ctx context.Context, c *app.RequestContext) error {
 		return err
 	}
 	var r patchRequest
-	if err := httpx.BindJSON(c, &r); err != nil {
+	if err := httpx.BindJSONStrict(c, &r); err != nil {
 		return err
 	}
 	p, err := r.patch()

@@ -5,7 +5,6 @@ package triggers
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/cloudwego/hertz/pkg/app"
 
@@ -44,12 +43,16 @@ type createRequest struct {
 // webhook secret (shown this once).
 func (h Console) Create(ctx context.Context, c *app.RequestContext) error {
 	var r createRequest
-	if err := httpx.BindJSON(c, &r); err != nil {
+	if err := httpx.BindJSONStrict(c, &r); err != nil {
+		return err
+	}
+	interval, err := trigger.IntervalOf(r.IntervalSeconds)
+	if err != nil {
 		return err
 	}
 	t, err := h.Svc.Create(ctx, httpx.Caller(c), &trigger.Trigger{Name: r.Name, Kind: trigger.Kind(r.Kind),
 		WorkflowID: int64(r.WorkflowID), Inputs: r.Inputs, Cron: r.Cron, TimeZone: r.TimeZone,
-		Interval: time.Duration(r.IntervalSeconds * float64(time.Second)), Missed: trigger.Missed(r.Missed),
+		Interval: interval, Missed: trigger.Missed(r.Missed),
 		Auth: trigger.Auth(r.Auth), Answer: trigger.Answer(r.Answer), Secret: r.Secret, RateLimit: r.RateLimit,
 		Bot: trigger.Bot{BotID: int64(r.BotID), Prompt: r.Prompt, ChannelID: int64(r.ChannelID), ChatID: r.ChatID, EndUser: r.UserID}})
 	if err != nil {
