@@ -50,7 +50,7 @@ func TestKnowledgeEndToEnd(t *testing.T) {
 			knowledgeSearches(t, k, kb)
 			knowledgeTable(t, k)
 			knowledgeChunkEdits(t, k, kb, docs[0])
-			knowledgeRefusals(t, k, kb)
+			knowledgeRefusals(t, k, kb, docs[0])
 			knowledgeIsolation(t, k, kb, docs[0])
 			k.s.call(t, "DELETE", "/api/knowledge/"+kb+"/documents/"+docs[1], bootstrapToken, nil).must(t, 200)
 			texts, _ := k.search(t, kb, map[string]any{"query": "office opens", "search_strategy": 20})
@@ -129,7 +129,7 @@ func knowledgeChunkEdits(t *testing.T, k *kbSetup, kb, doc string) {
 	}
 }
 
-func knowledgeRefusals(t *testing.T, k *kbSetup, kb string) {
+func knowledgeRefusals(t *testing.T, k *kbSetup, kb, doc string) {
 	s := k.s
 	s.call(t, "POST", "/api/knowledge", bootstrapToken, map[string]any{"workspace_id": k.ws}).fails(t, 400, 4000, "name: is required")
 	s.call(t, "POST", "/api/knowledge", bootstrapToken, map[string]any{"workspace_id": k.ws, "name": "x", "embedding_model": "nope"}).
@@ -146,6 +146,10 @@ func knowledgeRefusals(t *testing.T, k *kbSetup, kb string) {
 	s.call(t, "POST", add, bootstrapToken, map[string]any{"documents": []map[string]any{{"file_id": "123"}}}).
 		fails(t, 400, 4000, "documents[0].file_id: there is no file 123")
 	s.call(t, "POST", add, bootstrapToken, map[string]any{"docs": []map[string]any{}}).fails(t, 400, 4000, "docs: is not a known field")
+	s.call(t, "POST", add, bootstrapToken, map[string]any{"documents": []map[string]any{{"url": "https://example.com", "update_rule": map[string]any{"update_type": 2}}}}).
+		fails(t, 400, 4000, "documents[0].update_rule.update_type: must be 0 (refreshed only when asked) or 1")
+	s.call(t, "PATCH", add+"/"+doc, bootstrapToken, map[string]any{"update_rule": map[string]any{"update_type": 5}}).
+		fails(t, 400, 4000, "update_rule.update_type: must be 0")
 	search := "/api/knowledge/" + kb + "/search"
 	s.call(t, "POST", search, bootstrapToken, map[string]any{"query": "x", "top_k": 51}).fails(t, 400, 4000, "top_k: must be between 1 and 50")
 	s.call(t, "POST", search, bootstrapToken, map[string]any{"query": ""}).fails(t, 400, 4000, "query: is required")
