@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -105,6 +106,26 @@ func knowledgeTable(t *testing.T, k *kbSetup) {
 	if len(texts) != 1 || !strings.Contains(texts[0], "pear") {
 		t.Fatalf("table search = %q", texts)
 	}
+	knowledgeRowEdit(t, k, table, str(rows[1], "id"))
+}
+
+// knowledgeRowEdit edits a table row's chunk: its row follows the text's
+// "column: value" lines, keeping the columns the text does not name, and
+// text naming no column is refused.
+func knowledgeRowEdit(t *testing.T, k *kbSetup, table, chunk string) {
+	path := "/api/knowledge/" + table + "/chunks/" + chunk
+	edited := k.s.call(t, "PATCH", path, bootstrapToken, map[string]any{"text": "fruit: quince\norigin: Provence"}).must(t, 200)
+	want := map[string]any{"fruit": "quince", "price": "5", "origin": "Provence"}
+	if got, _ := edited.data["row"].(map[string]any); !maps.Equal(got, want) {
+		t.Fatalf("edited row = %v; want %v", edited.data["row"], want)
+	}
+	hits := items(t, k.s.call(t, "POST", "/api/knowledge/"+table+"/search", bootstrapToken,
+		map[string]any{"query": "Provence", "search_strategy": 20, "top_k": 1}).must(t, 200).data, "hits")
+	if len(hits) != 1 || !maps.Equal(hits[0]["chunk"].(map[string]any)["row"].(map[string]any), want) {
+		t.Fatalf("hit testing shows %v; want the edited row %v", hits, want)
+	}
+	k.s.call(t, "PATCH", path, bootstrapToken, map[string]any{"text": "a quince from Provence"}).
+		fails(t, 400, 4000, `text: is a table row's chunk: write it as "column: value" lines naming its columns (fruit, origin, price)`)
 }
 
 func knowledgeChunkEdits(t *testing.T, k *kbSetup, kb, doc string) {
