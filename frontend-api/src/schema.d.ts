@@ -870,7 +870,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a chunk
-         * @description Replaces the chunk's text and embeds it again. Errors as adding a chunk, and 404 for an unknown chunk.
+         * @description Replaces the chunk's text and embeds it again. A table row's chunk is written as `column: value` lines, as indexing writes it: its `row` takes those values (a line naming no column goes on with the value before it) and keeps the columns the text does not name. Errors as adding a chunk, 400 for a table row's text that names none of its columns, and 404 for an unknown chunk.
          */
         patch: operations["editKnowledgeChunk"];
         trace?: never;
