@@ -157,6 +157,17 @@ func knowledgeRefusals(t *testing.T, k *kbSetup, kb, doc string) {
 		fails(t, 400, 4000, `embedding_model: there is no model "nope"`)
 	s.call(t, "PATCH", "/api/knowledge/"+kb, bootstrapToken, map[string]any{"embedding_model": "other"}).
 		fails(t, 400, 4000, "embedding_model: cannot change")
+	s.call(t, "POST", "/api/knowledge", bootstrapToken, map[string]any{"workspace_id": k.ws, "name": "x", "icon_file_id": "123"}).
+		fails(t, 400, 4000, "icon_file_id: there is no file 123 in this workspace")
+	s.call(t, "PATCH", "/api/knowledge/"+kb, bootstrapToken, map[string]any{"icon_file_id": "123"}).
+		fails(t, 400, 4000, "icon_file_id: there is no file 123 in this workspace")
+	s.call(t, "PUT", "/v1/datasets/"+kb, bootstrapToken, map[string]any{"name": "x", "file_id": "123"}).
+		fails(t, 400, 4000, "file_id: there is no file 123 in this workspace")
+	icon := s.upload(t, bootstrapToken, "icon.txt", []byte("an icon"), "").must(t, 200)
+	got := s.call(t, "PATCH", "/api/knowledge/"+kb, bootstrapToken, map[string]any{"icon_file_id": str(icon.data, "id")}).must(t, 200)
+	if str(got.data, "icon_file_id") != str(icon.data, "id") {
+		t.Fatalf("icon_file_id = %v; want the uploaded file %s", got.data["icon_file_id"], str(icon.data, "id"))
+	}
 	add := "/api/knowledge/" + kb + "/documents"
 	s.call(t, "POST", add, bootstrapToken, map[string]any{"documents": []map[string]any{{"name": "a", "text": "x", "url": "https://example.com"}}}).
 		fails(t, 400, 4000, "documents[0]: give exactly one source")
