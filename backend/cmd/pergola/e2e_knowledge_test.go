@@ -184,6 +184,8 @@ func knowledgeRefusals(t *testing.T, k *kbSetup, kb, doc string) {
 		fails(t, 400, 4000, "update_rule.update_type: must be 0")
 	search := "/api/knowledge/" + kb + "/search"
 	s.call(t, "POST", search, bootstrapToken, map[string]any{"query": "x", "top_k": 51}).fails(t, 400, 4000, "top_k: must be between 1 and 50")
+	s.call(t, "POST", search, bootstrapToken, map[string]any{"query": "x", "top_k": 0}).fails(t, 400, 4000, "top_k: must be between 1 and 50, not 0")
+	s.call(t, "POST", search, bootstrapToken, map[string]any{"query": "x", "min_score": 1.5}).fails(t, 400, 4000, "min_score: must be between 0 and 1")
 	s.call(t, "POST", search, bootstrapToken, map[string]any{"query": ""}).fails(t, 400, 4000, "query: is required")
 	s.call(t, "POST", search, bootstrapToken, map[string]any{"query": "x", "search_strategy": 3}).fails(t, 400, 4000, "search_strategy")
 	s.call(t, "GET", "/api/knowledge", bootstrapToken, nil).fails(t, 400, 4000, "workspace_id: is required")
