@@ -11,6 +11,7 @@ import (
 	identityapp "github.com/pergola-ai/pergola/application/identity"
 	"github.com/pergola-ai/pergola/domain/bot"
 	"github.com/pergola-ai/pergola/domain/knowledge"
+	"github.com/pergola-ai/pergola/domain/llm"
 )
 
 // fakeKnowledge names knowledge bases by workspace.
@@ -27,9 +28,12 @@ func (f fakeKnowledge) Names(_ context.Context, ws int64, ids []int64) (map[int6
 }
 
 // withKnowledge rebuilds e's service with knowledge bases 40 and 41 in
-// the team workspace and 50 in the other one.
+// the team workspace and 50 in the other one, and adds the rerank model
+// "rr", the disabled rerank model "rr-off" and the embedding model "emb".
 func withKnowledge(e *env) {
 	kb := fakeKnowledge{e.ws.ID: {40: "Garden", 41: "FAQ"}, e.other.ID: {50: "Secret"}}
+	e.models.list = append(e.models.list, llm.Model{ID: "rr", Kind: llm.KindRerank, Enabled: true},
+		llm.Model{ID: "rr-off", Kind: llm.KindRerank}, llm.Model{ID: "emb", Kind: llm.KindEmbedding, Enabled: true})
 	ident := identityapp.New(e.db.Users(), e.db.Workspaces(), e.db.Tokens())
 	e.svc = botapp.New(e.db.Bots(), e.db.Variables(), ident, e.models, botapp.WithKnowledge(kb))
 }
@@ -39,10 +43,10 @@ func TestKnowledgeIsStoredWithDraftAndVersion(t *testing.T) {
 	withKnowledge(e)
 	ctx := context.Background()
 	k := bot.KnowledgeSettings{KnowledgeIDs: []int64{41, 40, 41}, AutoCall: true, ShowSource: true, NoRecallReply: " Sorry. ",
-		Retrieval: knowledge.Retrieval{Strategy: knowledge.StrategyFullText, MinScore: 0.3}}
+		Retrieval: knowledge.Retrieval{Strategy: knowledge.StrategyFullText, MinScore: 0.3, RerankModel: "rr"}}
 	b := e.create(t, bot.Config{Name: "kb", Knowledge: k})
 	want := bot.KnowledgeSettings{KnowledgeIDs: []int64{41, 40}, AutoCall: true, ShowSource: true, NoRecallReply: "Sorry.",
-		Retrieval: knowledge.Retrieval{Strategy: knowledge.StrategyFullText, TopK: bot.DefaultKnowledgeTopK, MinScore: 0.3}}
+		Retrieval: knowledge.Retrieval{Strategy: knowledge.StrategyFullText, TopK: bot.DefaultKnowledgeTopK, MinScore: 0.3, RerankModel: "rr"}}
 	got, err := e.svc.Get(ctx, e.owner, b.ID)
 	mustNot(t, err)
 	if d := cmp.Diff(want, got.Draft.Knowledge); d != "" {
@@ -88,6 +92,10 @@ func TestKnowledgeRefused(t *testing.T) {
 		{"strategy", kb(bot.KnowledgeSettings{Retrieval: knowledge.Retrieval{Strategy: 2}}), "knowledge.search_strategy", "0 (semantic), 1 (hybrid) or 20"},
 		{"top_k", kb(bot.KnowledgeSettings{Retrieval: knowledge.Retrieval{TopK: 51}}), "knowledge.top_k", "between 1 and 50"},
 		{"min_score", kb(bot.KnowledgeSettings{Retrieval: knowledge.Retrieval{MinScore: 1.5}}), "knowledge.min_score", "between 0 and 1"},
+		{"unknown rerank model", kb(bot.KnowledgeSettings{Retrieval: knowledge.Retrieval{RerankModel: "nope"}}), "knowledge.rerank_model", `"nope" does not exist`},
+		{"chat model as reranker", kb(bot.KnowledgeSettings{Retrieval: knowledge.Retrieval{RerankModel: "plain"}}), "knowledge.rerank_model", `of kind "chat"`},
+		{"embedding model as reranker", kb(bot.KnowledgeSettings{Retrieval: knowledge.Retrieval{RerankModel: "emb"}}), "knowledge.rerank_model", `of kind "embedding"`},
+		{"disabled rerank model", kb(bot.KnowledgeSettings{Retrieval: knowledge.Retrieval{RerankModel: "rr-off"}}), "knowledge.rerank_model", "is disabled"},
 		{"no-recall reply", kb(bot.KnowledgeSettings{NoRecallReply: strings.Repeat("x", 2001)}), "knowledge.no_recall_reply", "at most 2000"},
 		{"on demand without tools", bot.Config{Name: "x", Model: bot.ModelSettings{ModelID: "plain"},
 			Knowledge: bot.KnowledgeSettings{KnowledgeIDs: []int64{40}}}, "model.model_id", "does not support tools"},

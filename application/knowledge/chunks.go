@@ -56,7 +56,9 @@ func (s *Service) AddChunk(ctx context.Context, p identity.Principal, knowledgeI
 	return &c, nil
 }
 
-// EditChunk replaces a chunk's text and embeds it again; errors as
+// EditChunk replaces a chunk's text and embeds it again; a table row's
+// chunk takes its row's new values from the text's "column: value" lines
+// (knowledge.EditedRow), so the row never says otherwise. Errors as
 // AddChunk, and errs.ErrNotFound for an unknown chunk.
 func (s *Service) EditChunk(ctx context.Context, p identity.Principal, knowledgeID, chunkID int64, text string) (*knowledge.Chunk, error) {
 	c, d, err := s.reachChunk(ctx, p, knowledgeID, chunkID)
@@ -65,6 +67,11 @@ func (s *Service) EditChunk(ctx context.Context, p identity.Principal, knowledge
 	}
 	if err := s.editable(d, text); err != nil {
 		return nil, err
+	}
+	if c.Row != nil {
+		if c.Row, err = knowledge.EditedRow(c.Row, text); err != nil {
+			return nil, err
+		}
 	}
 	c.Text = text
 	if err := s.embedAndPut(ctx, d.KnowledgeID, c); err != nil {

@@ -43,6 +43,9 @@ func (s *Service) Create(ctx context.Context, p identity.Principal, in CreateInp
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkIcon(ctx, in.WorkspaceID, in.IconFileID); err != nil {
+		return nil, err
+	}
 	if b.EmbeddingModel, b.Dimensions, err = s.embedding(ctx, in.EmbeddingModel); err != nil {
 		return nil, err
 	}
@@ -100,4 +103,20 @@ func (s *Service) embedding(ctx context.Context, id string) (string, int, error)
 func checkStrategy(c knowledge.ChunkStrategy) error {
 	_, err := c.Normalize()
 	return err
+}
+
+// checkIcon accepts no icon (0) or a file uploaded to the workspace, so a
+// knowledge base never names another workspace's file or none.
+func (s *Service) checkIcon(ctx context.Context, workspaceID, fileID int64) error {
+	if fileID == 0 {
+		return nil
+	}
+	_, err := s.d.Files.Of(ctx, workspaceID, fileID)
+	if isNotFound(err) {
+		return errs.Invalid("icon_file_id", "there is no file %d in this workspace; upload the icon with /v1/files/upload first", fileID)
+	}
+	if err != nil {
+		return fmt.Errorf("check icon file %d: %w", fileID, err)
+	}
+	return nil
 }

@@ -211,12 +211,16 @@ func (q *queue) take() [][]byte {
 }
 
 // reverser ranks documents in reverse order of their given position, or
-// fails when fail is set.
-type reverser struct{ fail bool }
+// fails when fail is set, or refuses the model (errs.ErrInvalid, as the
+// registry does for a model that is gone) when unknown is set.
+type reverser struct{ fail, unknown bool }
 
-func (r reverser) Rerank(_ context.Context, _, _ string, docs []string, topN int) ([]knowledge.Ranked, error) {
+func (r reverser) Rerank(_ context.Context, model, _ string, docs []string, topN int) ([]knowledge.Ranked, error) {
 	if r.fail {
 		return nil, errors.New("rerank service down")
+	}
+	if r.unknown {
+		return nil, errs.Invalid("rerank_model", "there is no model %q", model)
 	}
 	var out []knowledge.Ranked
 	for i := range docs {

@@ -89,8 +89,10 @@ func named(v *view, bases []knowledge.Base, hits []knowledge.Hit) []knowledge.Re
 }
 
 // rerank orders hits by a rerank model's relevance, keeping topN. If the
-// model fails, a strict caller gets errs.ErrUnavailable; otherwise the
-// fused order stays (logged), since a bot's turn should not fail for it.
+// model fails, a strict caller gets errs.ErrUnavailable (errs.ErrInvalid
+// for a model that is unknown or not of kind rerank); otherwise the fused
+// order stays (logged), since a bot's turn should not fail for it, nor
+// lose its knowledge because the model was removed after the bot was saved.
 func (s *Service) rerank(ctx context.Context, model, query string, hits []knowledge.Recalled, topN int, strict bool) ([]knowledge.Recalled, error) {
 	if len(hits) == 0 {
 		return hits, nil
@@ -100,7 +102,7 @@ func (s *Service) rerank(ctx context.Context, model, query string, hits []knowle
 		texts[i] = h.Chunk.Text
 	}
 	ranked, err := s.d.Reranker.Rerank(ctx, model, query, texts, topN)
-	if errors.Is(err, errs.ErrInvalid) { // an unknown model, or not of kind rerank: the caller's to fix
+	if errors.Is(err, errs.ErrInvalid) && strict { // an unknown model, or not of kind rerank: the caller's to fix
 		return nil, err
 	}
 	if err != nil && strict {

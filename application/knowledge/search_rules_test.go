@@ -115,6 +115,17 @@ func TestRerank(t *testing.T) {
 	if len(hits) == 0 {
 		t.Fatal("recall failed with its reranker instead of keeping the search order")
 	}
+	gone := newEnv(t, func(d *knowledgeapp.Deps) { d.Reranker = reverser{unknown: true} })
+	gkb := gone.base(t, "Handbook", knowledge.FormatText)
+	gone.add(t, gkb.ID, knowledgeapp.DocumentInput{Name: "a", Text: handbook})
+	_, err = gone.svc.Search(ctx, gone.owner, gkb.ID, "office", knowledge.Retrieval{RerankModel: "removed"})
+	wantErr(t, err, errs.ErrInvalid, `no model "removed"`)
+	hits, err = gone.svc.Recall(ctx, knowledgeapp.RecallQuery{WorkspaceID: gone.ws.ID, KnowledgeIDs: []int64{gkb.ID}, Query: "office",
+		Retrieval: knowledge.Retrieval{RerankModel: "removed"}})
+	mustNot(t, err)
+	if len(hits) == 0 {
+		t.Fatal("recall with a rerank model removed since the bot was saved found nothing instead of keeping the search order")
+	}
 }
 
 func TestRecallForBotsAndWorkflows(t *testing.T) {

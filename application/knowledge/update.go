@@ -33,6 +33,11 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, id int64, pt
 	if err := checkPatch(b, &pt); err != nil {
 		return nil, err
 	}
+	if pt.IconFileID != nil {
+		if err := s.checkIcon(ctx, b.WorkspaceID, *pt.IconFileID); err != nil {
+			return nil, err
+		}
+	}
 	out, err := s.d.Bases.UpdateBase(ctx, b.WorkspaceID, id, func(b *knowledge.Base) error {
 		applyPatch(b, pt)
 		return nil

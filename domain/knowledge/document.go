@@ -1,6 +1,10 @@
 package knowledge
 
-import "time"
+import (
+	"time"
+
+	"github.com/pergola-ai/pergola/domain/errs"
+)
 
 // Status is a document's state, numbered as Coze's document status.
 type Status int
@@ -28,6 +32,18 @@ const (
 type UpdateRule struct {
 	Auto          bool // Coze's update_type 1
 	IntervalHours int  // Coze's update_interval
+}
+
+// NewUpdateRule reads Coze's update_rule: update_type 0 (refreshed only
+// when asked) or 1 (refreshed every update_interval hours). Any other
+// type is errs.ErrInvalid naming field+".update_type"; the interval is
+// checked where the document is known.
+func NewUpdateRule(field string, updateType, intervalHours int) (UpdateRule, error) {
+	if updateType != 0 && updateType != 1 {
+		return UpdateRule{}, errs.Invalid(field+".update_type",
+			"must be 0 (refreshed only when asked) or 1 (refreshed every update_interval hours), not %d", updateType)
+	}
+	return UpdateRule{Auto: updateType == 1, IntervalHours: intervalHours}, nil
 }
 
 // Document is one source a knowledge base was given.

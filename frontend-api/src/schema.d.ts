@@ -806,7 +806,7 @@ export interface paths {
         put?: never;
         /**
          * Create a knowledge base
-         * @description Creates a knowledge base; the caller becomes its creator. The embedding model is fixed here: `embedding_model` names a model of kind `embedding`, or is left out for the platform's default; its dimensions come from the model entry or are learned by embedding a probe text. Errors: 400 naming the field (name 1-100 characters, description up to 2000, format_type 0-2, an embedding model that is unknown or not of kind embedding, or none configured, a bad chunk strategy); 403 when the caller is not a member; 503 when the embedding model does not answer the probe.
+         * @description Creates a knowledge base; the caller becomes its creator. The embedding model is fixed here: `embedding_model` names a model of kind `embedding`, or is left out for the platform's default; its dimensions come from the model entry or are learned by embedding a probe text. Errors: 400 naming the field (name 1-100 characters, description up to 2000, format_type 0-2, an embedding model that is unknown or not of kind embedding, or none configured, a bad chunk strategy, an icon_file_id that is not a file of the workspace); 403 when the caller is not a member; 503 when the embedding model does not answer the probe.
          */
         post: operations["createKnowledge"];
         delete?: never;
@@ -870,7 +870,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a chunk
-         * @description Replaces the chunk's text and embeds it again. Errors as adding a chunk, and 404 for an unknown chunk.
+         * @description Replaces the chunk's text and embeds it again. A table row's chunk is written as `column: value` lines, as indexing writes it: its `row` takes those values (a line naming no column goes on with the value before it) and keeps the columns the text does not name. Errors as adding a chunk, 400 for a table row's text that names none of its columns, and 404 for an unknown chunk.
          */
         patch: operations["editKnowledgeChunk"];
         trace?: never;
@@ -2763,7 +2763,7 @@ export interface paths {
         get?: never;
         /**
          * Rename or describe a dataset (Coze datasets.update)
-         * @description `name` is required, as in Coze; `description` and `file_id` (the icon) change when given. Errors: 400 naming the field; 404 for a dataset the caller cannot reach.
+         * @description `name` is required, as in Coze; `description` and `file_id` (the icon: a file uploaded to the dataset's workspace) change when given. Errors: 400 naming the field; 404 for a dataset the caller cannot reach.
          */
         put: operations["cozeUpdateDataset"];
         post?: never;

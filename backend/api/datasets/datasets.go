@@ -58,7 +58,7 @@ func (h Handlers) Create(ctx context.Context, c *app.RequestContext) error {
 	}
 	b, err := h.Svc.Create(ctx, httpx.Caller(c), in)
 	if err != nil {
-		return err
+		return renameField(err, iconField)
 	}
 	httpx.OK(c, map[string]any{"dataset_id": httpx.ID(b.ID)})
 	return nil
@@ -137,7 +137,7 @@ func (h Handlers) Update(ctx context.Context, c *app.RequestContext) error {
 		pt.IconFileID = &icon
 	}
 	if _, err := h.Svc.Update(ctx, httpx.Caller(c), id, pt); err != nil {
-		return err
+		return renameField(err, iconField)
 	}
 	httpx.OK(c, nil)
 	return nil
@@ -193,4 +193,12 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// iconField names the service's icon_file_id as Coze's datasets do.
+func iconField(f string) string {
+	if f == "icon_file_id" {
+		return "file_id"
+	}
+	return f
 }

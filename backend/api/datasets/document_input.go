@@ -46,8 +46,9 @@ type updateRule struct {
 	UpdateInterval int `json:"update_interval"`
 }
 
-func (r updateRule) rule() knowledge.UpdateRule {
-	return knowledge.UpdateRule{Auto: r.UpdateType == 1, IntervalHours: r.UpdateInterval}
+// rule reads the rule given at field.
+func (r updateRule) rule(field string) (knowledge.UpdateRule, error) {
+	return knowledge.NewUpdateRule(field, r.UpdateType, r.UpdateInterval)
 }
 
 // inputs converts the document bases into the service's inputs, naming
@@ -75,10 +76,12 @@ func (b documentBase) input(field string) (knowledgeapp.DocumentInput, error) {
 	if s.DocumentSource != nil && *s.DocumentSource == sourceWeb && in.URL == "" {
 		return in, errs.Invalid(field+".source_info.web_url", "is required with document_source 1 (a web page)")
 	}
-	if b.UpdateRule != nil {
-		in.UpdateRule = b.UpdateRule.rule()
-	}
 	var err error
+	if b.UpdateRule != nil {
+		if in.UpdateRule, err = b.UpdateRule.rule(field + ".update_rule"); err != nil {
+			return in, err
+		}
+	}
 	if in.FileID, err = s.SourceFileID.parse(field+".source_info.source_file_id", false); err != nil {
 		return in, err
 	}

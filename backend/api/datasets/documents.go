@@ -148,7 +148,10 @@ func (h Handlers) UpdateDocument(ctx context.Context, c *app.RequestContext) err
 	}
 	pt := knowledgeapp.DocumentPatch{Name: req.DocumentName}
 	if req.UpdateRule != nil {
-		r := req.UpdateRule.rule()
+		r, err := req.UpdateRule.rule("update_rule")
+		if err != nil {
+			return err
+		}
 		pt.UpdateRule = &r
 	}
 	if _, err := h.Svc.UpdateDocument(ctx, httpx.Caller(c), 0, id, pt); err != nil {

@@ -82,6 +82,7 @@ func TestInputsNameTheWrongField(t *testing.T) {
 		`{"document_bases":[{"name":"x","source_info":{"file_base64":"%%%","file_type":"md"}}]}`:                                               "document_bases[0].source_info.file_base64",
 		`{"document_bases":[{"name":"x","source_info":{"file_base64":"","file_type":"md"}},{"name":"y","source_info":{"document_source":1}}]}`: "document_bases[1].source_info.web_url",
 		`{"document_bases":[{"name":"x","source_info":{"source_file_id":"abc"}}]}`:                                                             "document_bases[0].source_info.source_file_id",
+		`{"document_bases":[{"name":"p","source_info":{"web_url":"https://e.com","document_source":1},"update_rule":{"update_type":2}}]}`:      "document_bases[0].update_rule.update_type",
 	} {
 		_, err := request(t, body).inputs()
 		var fe *errs.FieldError

@@ -139,15 +139,19 @@ func (h Console) Search(ctx context.Context, c *app.RequestContext) error {
 	var req struct {
 		Query          string  `json:"query"`
 		SearchStrategy int     `json:"search_strategy"`
-		TopK           int     `json:"top_k"`
+		TopK           *int    `json:"top_k"`
 		MinScore       float64 `json:"min_score"`
 		RerankModel    string  `json:"rerank_model"`
 	}
 	if err := bindStrict(c, &req); err != nil {
 		return err
 	}
+	topK, err := searchTopK(req.TopK)
+	if err != nil {
+		return err
+	}
 	hits, err := h.Svc.Search(ctx, httpx.Caller(c), id, req.Query, knowledge.Retrieval{Strategy: knowledge.Strategy(req.SearchStrategy),
-		TopK: req.TopK, MinScore: req.MinScore, RerankModel: req.RerankModel})
+		TopK: topK, MinScore: req.MinScore, RerankModel: req.RerankModel})
 	if err != nil {
 		return err
 	}
@@ -158,6 +162,18 @@ func (h Console) Search(ctx context.Context, c *app.RequestContext) error {
 	}
 	httpx.OK(c, map[string]any{"hits": out})
 	return nil
+}
+
+// searchTopK reads a search's top_k: absent is 0, the service's default;
+// a 0 given is refused rather than read as the default.
+func searchTopK(k *int) (int, error) {
+	if k == nil {
+		return 0, nil
+	}
+	if *k == 0 {
+		return 0, errs.Invalid("top_k", "must be between 1 and %d, not 0; leave it out for %d", knowledgeapp.MaxTopK, knowledgeapp.DefaultTopK)
+	}
+	return *k, nil
 }
 
 // HitDTO is a chunk a search found.

@@ -31,7 +31,11 @@ type DocumentInputDTO struct {
 
 func (d DocumentInputDTO) input(field string) (knowledgeapp.DocumentInput, error) {
 	in := knowledgeapp.DocumentInput{Name: d.Name, FileID: int64(d.FileID), FileType: d.FileType, URL: d.URL, Text: d.Text,
-		Strategy: d.ChunkStrategy.strategy(), UpdateRule: d.UpdateRule.rule()}
+		Strategy: d.ChunkStrategy.strategy()}
+	var err error
+	if in.UpdateRule, err = d.UpdateRule.rule(field + ".update_rule"); err != nil {
+		return in, err
+	}
 	if d.Content != "" {
 		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(d.Content))
 		if err != nil {
@@ -114,7 +118,10 @@ func (h Console) UpdateDocument(ctx context.Context, c *app.RequestContext) erro
 	}
 	pt := knowledgeapp.DocumentPatch{Name: req.Name}
 	if req.UpdateRule != nil {
-		r := req.UpdateRule.rule()
+		r, err := req.UpdateRule.rule("update_rule")
+		if err != nil {
+			return err
+		}
 		pt.UpdateRule = &r
 	}
 	d, err := h.Svc.UpdateDocument(ctx, httpx.Caller(c), id, doc, pt)

@@ -114,11 +114,13 @@ type UpdateRuleDTO struct {
 	UpdateInterval int `json:"update_interval"`
 }
 
-func (r *UpdateRuleDTO) rule() knowledge.UpdateRule {
+// rule reads the rule given at field; none is a rule of refreshing only
+// when asked.
+func (r *UpdateRuleDTO) rule(field string) (knowledge.UpdateRule, error) {
 	if r == nil {
-		return knowledge.UpdateRule{}
+		return knowledge.UpdateRule{}, nil
 	}
-	return knowledge.UpdateRule{Auto: r.UpdateType == 1, IntervalHours: r.UpdateInterval}
+	return knowledge.NewUpdateRule(field, r.UpdateType, r.UpdateInterval)
 }
 
 func newDocumentDTO(d *knowledge.Document) DocumentDTO {

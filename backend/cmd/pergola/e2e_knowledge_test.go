@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -50,7 +51,7 @@ func TestKnowledgeEndToEnd(t *testing.T) {
 			knowledgeSearches(t, k, kb)
 			knowledgeTable(t, k)
 			knowledgeChunkEdits(t, k, kb, docs[0])
-			knowledgeRefusals(t, k, kb)
+			knowledgeRefusals(t, k, kb, docs[0])
 			knowledgeIsolation(t, k, kb, docs[0])
 			k.s.call(t, "DELETE", "/api/knowledge/"+kb+"/documents/"+docs[1], bootstrapToken, nil).must(t, 200)
 			texts, _ := k.search(t, kb, map[string]any{"query": "office opens", "search_strategy": 20})
@@ -105,6 +106,26 @@ func knowledgeTable(t *testing.T, k *kbSetup) {
 	if len(texts) != 1 || !strings.Contains(texts[0], "pear") {
 		t.Fatalf("table search = %q", texts)
 	}
+	knowledgeRowEdit(t, k, table, str(rows[1], "id"))
+}
+
+// knowledgeRowEdit edits a table row's chunk: its row follows the text's
+// "column: value" lines, keeping the columns the text does not name, and
+// text naming no column is refused.
+func knowledgeRowEdit(t *testing.T, k *kbSetup, table, chunk string) {
+	path := "/api/knowledge/" + table + "/chunks/" + chunk
+	edited := k.s.call(t, "PATCH", path, bootstrapToken, map[string]any{"text": "fruit: quince\norigin: Provence"}).must(t, 200)
+	want := map[string]any{"fruit": "quince", "price": "5", "origin": "Provence"}
+	if got, _ := edited.data["row"].(map[string]any); !maps.Equal(got, want) {
+		t.Fatalf("edited row = %v; want %v", edited.data["row"], want)
+	}
+	hits := items(t, k.s.call(t, "POST", "/api/knowledge/"+table+"/search", bootstrapToken,
+		map[string]any{"query": "Provence", "search_strategy": 20, "top_k": 1}).must(t, 200).data, "hits")
+	if len(hits) != 1 || !maps.Equal(hits[0]["chunk"].(map[string]any)["row"].(map[string]any), want) {
+		t.Fatalf("hit testing shows %v; want the edited row %v", hits, want)
+	}
+	k.s.call(t, "PATCH", path, bootstrapToken, map[string]any{"text": "a quince from Provence"}).
+		fails(t, 400, 4000, `text: is a table row's chunk: write it as "column: value" lines naming its columns (fruit, origin, price)`)
 }
 
 func knowledgeChunkEdits(t *testing.T, k *kbSetup, kb, doc string) {
@@ -129,13 +150,24 @@ func knowledgeChunkEdits(t *testing.T, k *kbSetup, kb, doc string) {
 	}
 }
 
-func knowledgeRefusals(t *testing.T, k *kbSetup, kb string) {
+func knowledgeRefusals(t *testing.T, k *kbSetup, kb, doc string) {
 	s := k.s
 	s.call(t, "POST", "/api/knowledge", bootstrapToken, map[string]any{"workspace_id": k.ws}).fails(t, 400, 4000, "name: is required")
 	s.call(t, "POST", "/api/knowledge", bootstrapToken, map[string]any{"workspace_id": k.ws, "name": "x", "embedding_model": "nope"}).
 		fails(t, 400, 4000, `embedding_model: there is no model "nope"`)
 	s.call(t, "PATCH", "/api/knowledge/"+kb, bootstrapToken, map[string]any{"embedding_model": "other"}).
 		fails(t, 400, 4000, "embedding_model: cannot change")
+	s.call(t, "POST", "/api/knowledge", bootstrapToken, map[string]any{"workspace_id": k.ws, "name": "x", "icon_file_id": "123"}).
+		fails(t, 400, 4000, "icon_file_id: there is no file 123 in this workspace")
+	s.call(t, "PATCH", "/api/knowledge/"+kb, bootstrapToken, map[string]any{"icon_file_id": "123"}).
+		fails(t, 400, 4000, "icon_file_id: there is no file 123 in this workspace")
+	s.call(t, "PUT", "/v1/datasets/"+kb, bootstrapToken, map[string]any{"name": "x", "file_id": "123"}).
+		fails(t, 400, 4000, "file_id: there is no file 123 in this workspace")
+	icon := s.upload(t, bootstrapToken, "icon.txt", []byte("an icon"), "").must(t, 200)
+	got := s.call(t, "PATCH", "/api/knowledge/"+kb, bootstrapToken, map[string]any{"icon_file_id": str(icon.data, "id")}).must(t, 200)
+	if str(got.data, "icon_file_id") != str(icon.data, "id") {
+		t.Fatalf("icon_file_id = %v; want the uploaded file %s", got.data["icon_file_id"], str(icon.data, "id"))
+	}
 	add := "/api/knowledge/" + kb + "/documents"
 	s.call(t, "POST", add, bootstrapToken, map[string]any{"documents": []map[string]any{{"name": "a", "text": "x", "url": "https://example.com"}}}).
 		fails(t, 400, 4000, "documents[0]: give exactly one source")
@@ -146,8 +178,14 @@ func knowledgeRefusals(t *testing.T, k *kbSetup, kb string) {
 	s.call(t, "POST", add, bootstrapToken, map[string]any{"documents": []map[string]any{{"file_id": "123"}}}).
 		fails(t, 400, 4000, "documents[0].file_id: there is no file 123")
 	s.call(t, "POST", add, bootstrapToken, map[string]any{"docs": []map[string]any{}}).fails(t, 400, 4000, "docs: is not a known field")
+	s.call(t, "POST", add, bootstrapToken, map[string]any{"documents": []map[string]any{{"url": "https://example.com", "update_rule": map[string]any{"update_type": 2}}}}).
+		fails(t, 400, 4000, "documents[0].update_rule.update_type: must be 0 (refreshed only when asked) or 1")
+	s.call(t, "PATCH", add+"/"+doc, bootstrapToken, map[string]any{"update_rule": map[string]any{"update_type": 5}}).
+		fails(t, 400, 4000, "update_rule.update_type: must be 0")
 	search := "/api/knowledge/" + kb + "/search"
 	s.call(t, "POST", search, bootstrapToken, map[string]any{"query": "x", "top_k": 51}).fails(t, 400, 4000, "top_k: must be between 1 and 50")
+	s.call(t, "POST", search, bootstrapToken, map[string]any{"query": "x", "top_k": 0}).fails(t, 400, 4000, "top_k: must be between 1 and 50, not 0")
+	s.call(t, "POST", search, bootstrapToken, map[string]any{"query": "x", "min_score": 1.5}).fails(t, 400, 4000, "min_score: must be between 0 and 1")
 	s.call(t, "POST", search, bootstrapToken, map[string]any{"query": ""}).fails(t, 400, 4000, "query: is required")
 	s.call(t, "POST", search, bootstrapToken, map[string]any{"query": "x", "search_strategy": 3}).fails(t, 400, 4000, "search_strategy")
 	s.call(t, "GET", "/api/knowledge", bootstrapToken, nil).fails(t, 400, 4000, "workspace_id: is required")
