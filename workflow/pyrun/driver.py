@@ -57,7 +57,10 @@ def lockdown(filter_hex):
     return install
 
 
-THREADS = 256  # the sandbox's threads, its fork server's children's counted together
+# The kernel counts RLIMIT_NPROC per host user: every thread of that user
+# (the server's own, every sandbox's) counts against it, so the cap bounds
+# what one run can add to the host's processes, not a sandbox's share.
+THREADS = 1024
 
 
 def limit(mem, cpu):
