@@ -181,7 +181,10 @@ func (s *sessions) endLocal(id string) {
 // session it opens before the answer leaves, so the client's next request
 // finds it on any process.
 func (s *sessions) open(w http.ResponseWriter, r *http.Request) {
-	h := &holder{}
+	h := holderOf(r)
+	if h == nil {
+		h = &holder{}
+	}
 	rec := &recording{ResponseWriter: w, record: func() {
 		id := w.Header().Get(sessionHeader)
 		if id == "" || h.server == nil {
