@@ -29,6 +29,9 @@ const (
 	maxBatchCalls = 1
 )
 
+// sweepEvery is how often the sessions that ended are forgotten.
+const sweepEvery = time.Minute
+
 // bounds keeps each token's sessions and batches within the limits above,
 // in front of the SDK's handler (or of sessions).
 type bounds struct {
@@ -36,9 +39,10 @@ type bounds struct {
 	limit int64 // the largest body read, as the SDK's
 	// end closes session id: the SDK's session, and where sessions are
 	// shared, the session for every process.
-	end  func(ctx context.Context, id string, s *sdk.Server)
-	mu   sync.Mutex
-	open map[string]map[string]*openSession // by token, by session id
+	end   func(ctx context.Context, id string, s *sdk.Server)
+	mu    sync.Mutex
+	open  map[string]map[string]*openSession // by token, by session id
+	swept time.Time
 }
 
 type openSession struct {
@@ -84,21 +88,19 @@ func (b *bounds) used(user, id string) {
 	}
 }
 
-// opened records the session a token opened, forgets those that ended,
-// and closes the token's least recently used sessions past the limit.
+// opened records the session a token opened and closes the token's least recently used sessions past the limit.
 func (b *bounds) opened(ctx context.Context, user, id string, srv *sdk.Server) {
 	b.mu.Lock()
+	b.sweep()
 	mine := b.open[user]
 	if mine == nil {
 		mine = map[string]*openSession{}
 		b.open[user] = mine
 	}
-	for k, s := range mine {
-		if !open(s.server) {
-			delete(mine, k)
-		}
-	}
 	mine[id] = &openSession{server: srv, used: time.Now()}
+	if len(mine) > maxSessionsPerToken {
+		forgetEnded(mine)
+	}
 	evicted := map[string]*sdk.Server{}
 	for len(mine) > maxSessionsPerToken {
 		oldest := leastUsed(mine)
@@ -108,6 +110,29 @@ func (b *bounds) opened(ctx context.Context, user, id string, srv *sdk.Server) {
 	b.mu.Unlock()
 	for e, s := range evicted {
 		b.end(context.WithoutCancel(ctx), e, s)
+	}
+}
+
+// sweep forgets, at most every sweepEvery, the sessions that ended (deleted
+// or idle), so their servers are not kept; b.mu is held.
+func (b *bounds) sweep() {
+	if time.Since(b.swept) < sweepEvery {
+		return
+	}
+	b.swept = time.Now()
+	for user, mine := range b.open {
+		forgetEnded(mine)
+		if len(mine) == 0 {
+			delete(b.open, user)
+		}
+	}
+}
+
+func forgetEnded(mine map[string]*openSession) {
+	for k, s := range mine {
+		if !open(s.server) {
+			delete(mine, k)
+		}
 	}
 }
 
