@@ -12,7 +12,8 @@ import (
 // TestMCPServerBounds: a token cannot pile up sessions (past 100 its least
 // recently used one closes, while another token's stays open), and a
 // JSON-RPC batch of an old protocol version cannot run several tools at
-// the cost of one request, and a session has few streams at a time.
+// the cost of one request, a session has few streams at a time, and a
+// list's cursor that the server never gave is invalid params.
 func TestMCPServerBounds(t *testing.T) {
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
@@ -59,6 +60,7 @@ func TestMCPServerBounds(t *testing.T) {
 				!strings.Contains(body, "echo: hi") {
 				t.Fatalf("a batch of a call and a ping: %d %s", status, body)
 			}
+			mcpCursors(t, c.s, mcpInitialize(t, c.s, bootstrapToken, "2025-06-18"))
 		})
 	}
 }
@@ -153,5 +155,21 @@ func mcpFewStreams(t *testing.T, s *testServer, session string) {
 			t.Fatalf("a stream after the others closed: %d", again.StatusCode)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// mcpCursors: every list is one page, so a cursor is an invalid params
+// error (-32602) naming it, and a list without params answers.
+func mcpCursors(t *testing.T, s *testServer, session string) {
+	t.Helper()
+	for _, method := range []string{"tools/list", "resources/list", "resources/templates/list", "prompts/list"} {
+		_, body := mcpPost(t, s, bootstrapToken, session, "2025-06-18", map[string]any{"jsonrpc": "2.0", "id": 1, "method": method,
+			"params": map[string]any{"cursor": "bogus"}})
+		if !strings.Contains(body, `"code":-32602`) || !strings.Contains(body, "invalid cursor") {
+			t.Fatalf("%s with a cursor: %s", method, body)
+		}
+		if status, body := mcpPost(t, s, bootstrapToken, session, "2025-06-18", map[string]any{"jsonrpc": "2.0", "id": 2, "method": method}); status != http.StatusOK || !strings.Contains(body, `"result"`) {
+			t.Fatalf("%s without params: %d %s", method, status, body)
+		}
 	}
 }
