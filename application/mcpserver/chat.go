@@ -26,6 +26,9 @@ func (s *Service) chat(ctx context.Context, p identity.Principal, t *Tool, args 
 	if bad != nil {
 		return bad, nil
 	}
+	if bad, err := s.ownConversation(ctx, p, req.ConversationID); bad != nil || err != nil {
+		return bad, err
+	}
 	col := newCollector()
 	started, err := s.d.Chats.Start(ctx, p, req, col)
 	if err != nil {
@@ -41,6 +44,20 @@ func (s *Service) chat(ctx context.Context, p identity.Principal, t *Tool, args 
 		return nil, err
 	}
 	return chatResult(chat, answer), nil
+}
+
+// ownConversation refuses a conversation_id the caller did not start, as
+// the conversation resource does: another member's conversation with a
+// bot is theirs, and continuing it would show its history to the model.
+func (s *Service) ownConversation(ctx context.Context, p identity.Principal, id int64) (*Result, error) {
+	if id == 0 || s.d.Conversations == nil {
+		return nil, nil
+	}
+	c, err := s.d.Conversations.Get(ctx, p, id)
+	if errors.Is(err, errs.ErrNotFound) || errors.Is(err, errs.ErrForbidden) || err == nil && c.CreatorID != p.UserID {
+		return toolError("conversation " + strconv.FormatInt(id, 10) + " not found: pass the conversation_id of an answer you were given"), nil
+	}
+	return nil, err
 }
 
 // chatRequest reads a bot tool's arguments.

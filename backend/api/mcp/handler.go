@@ -84,7 +84,7 @@ func handler(d Deps) app.HandlerFunc {
 	if d.Sessions != nil {
 		ss = newSessions(d.Sessions, n, d.Bus, int64(max(d.MaxBodyBytes, 0)), d.Log)
 	}
-	streamable := newStreamable(d, n, ss)
+	streamable := newBounds(newStreamable(d, n, ss), int64(max(d.MaxBodyBytes, 0)), endSession(ss))
 	// The SDK binds each session to TokenInfo.UserID: a session id sent
 	// with another token is refused, so a leaked id is useless alone.
 	bound := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(streamable)
@@ -135,6 +135,20 @@ func newStreamable(d Deps, n *notifier, ss *sessions) http.Handler {
 		&sdk.StreamableHTTPOptions{Stateless: true, Logger: d.Log, MaxRequestBodyBytes: limit})
 	ss.listen(lifeOf(d), d.Log)
 	return ss
+}
+
+// endSession returns how a session is closed when its token holds too
+// many: everywhere when sessions are shared (ss), else the SDK's session.
+func endSession(ss *sessions) func(context.Context, string, *sdk.Server) {
+	return func(ctx context.Context, id string, srv *sdk.Server) {
+		if ss != nil {
+			ss.end(ctx, id)
+			return
+		}
+		for s := range srv.Sessions() {
+			_ = s.Close()
+		}
+	}
 }
 
 func lifeOf(d Deps) context.Context {

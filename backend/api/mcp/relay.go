@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,11 @@ import (
 // streamCheck is how often an open stream checks that its session still
 // exists, and keeps it (and what it saw) from idling out meanwhile.
 const streamCheck = sessionIdle / 3
+
+// maxStreams is how many streams (GET) one session may have open in a
+// process: the specification lets a client hold several, and this bounds
+// what one token's sessions can hold open.
+const maxStreams = 4
 
 // relayBuffer is how many notifications a stream holds for a client that
 // is slow to read them; beyond that they are dropped.
@@ -79,13 +85,19 @@ type relays struct {
 	open map[string]map[*relay]struct{}
 }
 
-func (rs *relays) add(r *relay) {
+// add records stream r unless its session already has maxStreams open
+// in this process; it reports whether it did.
+func (rs *relays) add(r *relay) bool {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
+	if len(rs.open[r.session]) >= maxStreams {
+		return false
+	}
 	if rs.open[r.session] == nil {
 		rs.open[r.session] = map[*relay]struct{}{}
 	}
 	rs.open[r.session][r] = struct{}{}
+	return true
 }
 
 func (rs *relays) remove(r *relay) {
@@ -118,7 +130,11 @@ func (s *sessions) stream(w http.ResponseWriter, r *http.Request, id string) {
 		who, _ = info.Extra[extraPrincipal].(identity.Principal)
 	}
 	rl := &relay{session: id, who: who, seen: s.seen, out: make(chan []byte, relayBuffer), end: make(chan struct{})}
-	s.relays.add(rl)
+	if !s.relays.add(rl) {
+		http.Error(w, "this session already has "+strconv.Itoa(maxStreams)+" open streams (GET /mcp) here: close one before opening another",
+			http.StatusConflict)
+		return
+	}
 	defer s.relays.remove(rl)
 	if s.notifier != nil {
 		s.notifier.add(rl, rl)

@@ -48,6 +48,10 @@ type serverDeps struct {
 func toolsMiddleware(tools *mcpserver.Service, seen *lists, running *calls) sdk.Middleware {
 	return func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if cursorOf(req) != "" {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+					Message: method + ": invalid cursor: every list is one page and gives no nextCursor; send no cursor"}
+			}
 			switch method {
 			case "tools/list":
 				return listTools(ctx, tools, req, seen)
@@ -76,6 +80,34 @@ func toolsMiddleware(tools *mcpserver.Service, seen *lists, running *calls) sdk.
 			return next(ctx, method, req)
 		}
 	}
+}
+
+// cursorOf returns the cursor of a list request ("" for none or another
+// request).
+func cursorOf(req sdk.Request) string {
+	var cursor *string
+	switch p := req.GetParams().(type) {
+	case *sdk.ListToolsParams:
+		if p != nil {
+			cursor = &p.Cursor
+		}
+	case *sdk.ListResourcesParams:
+		if p != nil {
+			cursor = &p.Cursor
+		}
+	case *sdk.ListResourceTemplatesParams:
+		if p != nil {
+			cursor = &p.Cursor
+		}
+	case *sdk.ListPromptsParams:
+		if p != nil {
+			cursor = &p.Cursor
+		}
+	}
+	if cursor == nil {
+		return ""
+	}
+	return *cursor
 }
 
 func listTools(ctx context.Context, tools *mcpserver.Service, req sdk.Request, seen *lists) (sdk.Result, error) {

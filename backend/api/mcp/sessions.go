@@ -57,6 +57,7 @@ type sessions struct {
 	log       *slog.Logger
 	mu        sync.Mutex
 	local     map[string]heldSession // the sessions this process opened, by id
+	swept     time.Time              // when local was last rid of closed sessions
 }
 
 // newSessions returns sessions without their handlers (newStreamable sets
@@ -181,7 +182,10 @@ func (s *sessions) endLocal(id string) {
 // session it opens before the answer leaves, so the client's next request
 // finds it on any process.
 func (s *sessions) open(w http.ResponseWriter, r *http.Request) {
-	h := &holder{}
+	h := holderOf(r)
+	if h == nil {
+		h = &holder{}
+	}
 	rec := &recording{ResponseWriter: w, record: func() {
 		id := w.Header().Get(sessionHeader)
 		if id == "" || h.server == nil {
@@ -189,11 +193,27 @@ func (s *sessions) open(w http.ResponseWriter, r *http.Request) {
 		}
 		user := userOf(r)
 		s.mu.Lock()
+		s.forgetClosed(time.Now())
 		s.local[id] = heldSession{server: h.server, user: user, info: auth.TokenInfoFromContext(r.Context())}
 		s.mu.Unlock()
 		s.touch(context.WithoutCancel(r.Context()), id, user)
 	}}
 	s.stateful.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), holderKey{}, h)))
+}
+
+// forgetClosed drops, at most every sweepEvery, the sessions this process
+// opened that closed without a request naming them since (idle ones the
+// SDK timed out), so their servers are not kept; s.mu is held.
+func (s *sessions) forgetClosed(now time.Time) {
+	if now.Sub(s.swept) < sweepEvery {
+		return
+	}
+	s.swept = now
+	for id, h := range s.local {
+		if !open(h.server) {
+			delete(s.local, id)
+		}
+	}
 }
 
 // held returns the token of session id when this process holds it open.
