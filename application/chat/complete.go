@@ -121,8 +121,14 @@ func checkCompletion(msgs []CompletionMessage) error {
 func checkCompletionMessage(at string, m CompletionMessage, seen, open map[string]bool) error {
 	switch m.Role {
 	case "system", "user":
+		if m.Content == "" {
+			return errs.Invalid(at+".content", "is empty: a %s message needs text", m.Role)
+		}
 		return nil
 	case "assistant":
+		if m.Content == "" && len(m.ToolCalls) == 0 {
+			return errs.Invalid(at+".content", "is empty: an assistant message needs text or tool_calls")
+		}
 		for j, tc := range m.ToolCalls {
 			if tc.ID == "" || tc.Name == "" {
 				return errs.Invalid(at+".tool_calls["+strconv.Itoa(j)+"]", "needs an id and a function name")

@@ -143,6 +143,9 @@ func readInput(raw json.RawMessage) (rsInput, error) {
 	var in rsInput
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
+		if text == "" {
+			return in, errs.Invalid("input", "is empty: send the user's text, or a list of input items")
+		}
 		in.messages = []chatapp.InputMessage{{Role: conversation.RoleUser, Content: text}}
 		in.transcript = []chatapp.CompletionMessage{{Role: "user", Content: text}}
 		return in, nil
@@ -181,7 +184,10 @@ func (in *rsInput) add(at string, it rsItem) error {
 	}
 	text, err := rsContent(it.Content)
 	if err != nil {
-		return errs.Invalid(at+".content", "%v", err)
+		return reField(at+".content", err)
+	}
+	if text == "" {
+		return errs.Invalid(at+".content", "is empty: a message item needs text")
 	}
 	switch it.Role {
 	case "user", "assistant":
