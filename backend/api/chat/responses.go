@@ -51,6 +51,7 @@ type rsInput struct {
 	outputs      []conversation.ToolOutput
 	transcript   []chatapp.CompletionMessage
 	calls        bool // the input holds function_call items
+	at           inputAt
 }
 
 // Responses answers POST /v1/responses: a turn of a published bot (model)
@@ -111,7 +112,7 @@ func (h Handlers) startResponse(ctx context.Context, c *app.RequestContext, botI
 			start.UserID = "user-" + strconv.FormatInt(p.UserID, 10)
 		}
 		_, err := h.Svc.Start(ctx, p, start, q)
-		return err
+		return in.at.rename(err, "additional_messages", in.at.messages)
 	}
 	convID, chatID, err := parseResponseID(req.PreviousResponseID)
 	if err != nil {
@@ -131,11 +132,11 @@ func (h Handlers) startResponse(ctx context.Context, c *app.RequestContext, botI
 		}
 		r.suffix = strconv.FormatInt(time.Now().UnixNano(), 36)
 		_, err := h.Svc.SubmitWithTools(ctx, p, convID, chatID, in.outputs, tools, q)
-		return httpx.WithOpenAICode(err, "", "input")
+		return in.at.rename(err, "tool_outputs", in.at.outputs)
 	}
 	start.ConversationID, start.UserID = convID, prev.UserID
 	_, err = h.Svc.Start(ctx, p, start, q)
-	return err
+	return in.at.rename(err, "additional_messages", in.at.messages)
 }
 
 // readInput reads input: a string (one user message) or a list of items.
@@ -148,22 +149,26 @@ func readInput(raw json.RawMessage) (rsInput, error) {
 		}
 		in.messages = []chatapp.InputMessage{{Role: conversation.RoleUser, Content: text}}
 		in.transcript = []chatapp.CompletionMessage{{Role: "user", Content: text}}
+		in.at.record(&in, 0)
 		return in, nil
 	}
 	var items []rsItem
 	if err := json.Unmarshal(raw, &items); err != nil || len(items) == 0 {
 		return in, errs.Invalid("input", "must be a string or a non-empty list of input items")
 	}
+	in.at.items = true
 	for i, it := range items {
-		if err := in.add("input["+strconv.Itoa(i)+"]", it); err != nil {
+		if err := in.add(i, it); err != nil {
 			return in, err
 		}
+		in.at.record(&in, i)
 	}
 	return in, nil
 }
 
-// add sorts one input item.
-func (in *rsInput) add(at string, it rsItem) error {
+// add sorts input item i.
+func (in *rsInput) add(i int, it rsItem) error {
+	at := "input[" + strconv.Itoa(i) + "]"
 	switch it.Type {
 	case "function_call_output":
 		if it.CallID == "" {

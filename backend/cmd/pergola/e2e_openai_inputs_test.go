@@ -48,6 +48,27 @@ func TestOpenAIEmptyAndUnsupportedInputs(t *testing.T) {
 					t.Errorf("%s %v: %v; want param %s saying %q", bad.path, bad.body, e, bad.param, bad.says)
 				}
 			}
+			long := strings.Repeat("x", 40000)
+			twoItems := []any{map[string]any{"role": "system", "content": "be"}, map[string]any{"role": "user", "content": long}}
+			many := make([]any, 101)
+			for i := range many {
+				many[i] = map[string]any{"role": "user", "content": "a"}
+			}
+			for _, bad := range []struct {
+				body  map[string]any
+				param string
+			}{ // errors name the input item sent, not Pergola's own request
+				{map[string]any{"input": twoItems}, "input[1].content"},
+				{map[string]any{"input": twoItems, "store": false, "instructions": "i"}, "input[1].content"},
+				{map[string]any{"input": "hi", "store": false, "instructions": long}, "instructions"},
+				{map[string]any{"input": long}, "input"},
+				{map[string]any{"input": many}, "input"},
+			} {
+				e := oaError(t, post("/v1/responses", bad.body), 400)
+				if e["param"] != bad.param || strings.Contains(str(e, "message"), "messages[") || strings.Contains(str(e, "message"), "additional_messages") {
+					t.Errorf("%v: %v; want param %s", bad.param, e, bad.param)
+				}
+			}
 			if e := oaError(t, s.call(t, "POST", "/v1/chat/completions", bootstrapToken, "[1]"), 400); !strings.Contains(str(e, "message"), "an object") {
 				t.Errorf("an array body: %v", e)
 			}
