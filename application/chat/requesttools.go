@@ -98,7 +98,10 @@ func (rt RequestTools) choiceOptions(cfg *bot.Config, hasServerTools bool) ([]mo
 		}
 		return []model.Option{model.WithToolChoice(schema.ToolChoiceForbidden)}, nil
 	case ToolChoiceRequired:
-		if hasServerTools || len(cfg.ClientTools) == 0 {
+		if !hasServerTools && len(cfg.ClientTools) == 0 {
+			return nil, errs.Invalid(at, `"required" needs tools to choose from; send tools with the request, or leave tool_choice out`)
+		}
+		if hasServerTools {
 			return nil, errs.Invalid(at, `"required" needs every tool of the turn to be a client tool (this bot runs tools itself); send "auto" or name a client tool`)
 		}
 		return []model.Option{model.WithToolChoice(schema.ToolChoiceForced)}, nil

@@ -37,6 +37,7 @@ func TestOpenAIEmptyAndUnsupportedInputs(t *testing.T) {
 					"function": map[string]any{"name": "f", "parameters": "x"}}}}, "tools[0].function.parameters", "JSON Schema"},
 				{"/v1/responses", map[string]any{"input": "hi", "tools": []any{map[string]any{"type": "function", "name": "f",
 					"parameters": "x"}}}, "tools[0].parameters", "JSON Schema"},
+				{"/v1/chat/completions", map[string]any{"messages": user("hi"), "tool_choice": "required"}, "tool_choice", "send tools"},
 				{"/v1/responses", map[string]any{"input": ""}, "input", "empty"},
 				{"/v1/responses", map[string]any{"input": nil}, "input", "empty"},
 				{"/v1/responses", map[string]any{"input": user("")}, "input[0].content", "empty"},
