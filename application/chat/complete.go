@@ -126,9 +126,6 @@ func checkCompletionMessage(at string, m CompletionMessage, seen, open map[strin
 		}
 		return nil
 	case "assistant":
-		if m.Content == "" && len(m.ToolCalls) == 0 {
-			return errs.Invalid(at+".content", "is empty: an assistant message needs text or tool_calls")
-		}
 		for j, tc := range m.ToolCalls {
 			if tc.ID == "" || tc.Name == "" {
 				return errs.Invalid(at+".tool_calls["+strconv.Itoa(j)+"]", "needs an id and a function name")
@@ -161,6 +158,9 @@ func completionInput(msgs []CompletionMessage) []*schema.Message {
 		case "user":
 			out = append(out, schema.UserMessage(m.Content))
 		case "assistant":
+			if m.Content == "" && len(m.ToolCalls) == 0 {
+				continue // an empty answer: models refuse a message with neither text nor calls
+			}
 			var calls []schema.ToolCall
 			for _, tc := range m.ToolCalls {
 				calls = append(calls, schema.ToolCall{ID: tc.ID, Type: "function",

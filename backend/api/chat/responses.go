@@ -29,6 +29,7 @@ type rsRequest struct {
 	Store              *bool           `json:"store"`
 	User               string          `json:"user"`
 	Text               *rsText         `json:"text"`
+	Conversation       json.RawMessage `json:"conversation"`
 }
 
 // rsItem is an input item: a message (role and content, the type may be
@@ -66,6 +67,9 @@ func (h Handlers) Responses(ctx context.Context, c *app.RequestContext) error {
 	botID, err := modelBotID(req.Model)
 	if err != nil {
 		return err
+	}
+	if len(req.Conversation) > 0 && string(req.Conversation) != "null" {
+		return errs.Invalid("conversation", "is not supported (there is no /v1/conversations here): continue a conversation with previous_response_id")
 	}
 	in, err := readInput(req.Input)
 	if err != nil {
@@ -191,8 +195,11 @@ func (in *rsInput) add(i int, it rsItem) error {
 	if err != nil {
 		return reField(at+".content", err)
 	}
+	if text == "" && it.Role == "assistant" {
+		return nil // an empty answer echoed back: nothing to send the model
+	}
 	if text == "" {
-		return errs.Invalid(at+".content", "is empty: a message item needs text")
+		return errs.Invalid(at+".content", "is empty: a %s message needs text", it.Role)
 	}
 	switch it.Role {
 	case "user", "assistant":

@@ -39,6 +39,7 @@ func TestOpenAIEmptyAndUnsupportedInputs(t *testing.T) {
 					"parameters": "x"}}}, "tools[0].parameters", "JSON Schema"},
 				{"/v1/chat/completions", map[string]any{"messages": user("hi"), "tool_choice": "required"}, "tool_choice", "send tools"},
 				{"/v1/responses", map[string]any{"input": ""}, "input", "empty"},
+				{"/v1/responses", map[string]any{"input": "hi", "conversation": "conv_1"}, "conversation", "previous_response_id"},
 				{"/v1/responses", map[string]any{"input": nil}, "input", "empty"},
 				{"/v1/responses", map[string]any{"input": user("")}, "input[0].content", "empty"},
 				{"/v1/responses", map[string]any{"input": user([]any{map[string]any{"type": "input_text", "text": "a"}}), "store": false,
@@ -78,7 +79,8 @@ func TestOpenAIEmptyAndUnsupportedInputs(t *testing.T) {
 }
 
 // emptyToolResults answers a function call with an empty result on both
-// APIs: the turn completes, and the model was sent "(no output)".
+// APIs: the turn completes, and the model was sent "(no output)". An
+// empty assistant message sent back is left out rather than failing.
 func emptyToolResults(t *testing.T, c *chatSetup, post func(string, map[string]any) reply) {
 	t.Helper()
 	fn := map[string]any{"type": "function", "function": map[string]any{"name": "ping"}}
@@ -104,5 +106,16 @@ func emptyToolResults(t *testing.T, c *chatSetup, post func(string, map[string]a
 	}
 	if !modelSaw(c, "(no output)") {
 		t.Fatal("the model was not sent (no output) for the empty result")
+	}
+	for _, path := range []string{"/v1/chat/completions", "/v1/responses"} { // an empty answer sent back is left out
+		msgs := []any{map[string]any{"role": "user", "content": "one"}, map[string]any{"role": "assistant", "content": ""},
+			map[string]any{"role": "user", "content": "two"}}
+		body := map[string]any{"messages": msgs}
+		if path == "/v1/responses" {
+			body = map[string]any{"input": msgs, "store": false}
+		}
+		if got := post(path, body); got.status != 200 || !strings.Contains(fmt.Sprint(got.raw), "echo: two") {
+			t.Fatalf("%s with an empty assistant message: %d %v", path, got.status, got.raw)
+		}
 	}
 }
