@@ -137,7 +137,7 @@ func checkCompletionMessage(at string, m CompletionMessage, seen, open map[strin
 		}
 		return nil
 	}
-	return errs.Invalid(at+".role", "must be system, user, assistant or tool; got %q", m.Role)
+	return errs.Invalid(at+".role", "must be system, developer, user, assistant or tool; got %q", m.Role)
 }
 
 func ids(set map[string]bool) string {

@@ -140,6 +140,9 @@ func completionMessages(in []oaMessage) ([]chatapp.CompletionMessage, error) {
 			return nil, reField("messages["+strconv.Itoa(i)+"].content", err)
 		}
 		cm := chatapp.CompletionMessage{Role: m.Role, Content: text, ToolCallID: m.ToolCallID}
+		if m.Role == "developer" { // OpenAI's newer name for system instructions
+			cm.Role = "system"
+		}
 		for _, tc := range m.ToolCalls {
 			cm.ToolCalls = append(cm.ToolCalls, conversation.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 		}

@@ -80,7 +80,8 @@ func TestOpenAIEmptyAndUnsupportedInputs(t *testing.T) {
 
 // emptyToolResults answers a function call with an empty result on both
 // APIs: the turn completes, and the model was sent "(no output)". An
-// empty assistant message sent back is left out rather than failing.
+// empty assistant message sent back is left out rather than failing, and
+// a developer message is read as a system one, on both APIs.
 func emptyToolResults(t *testing.T, c *chatSetup, post func(string, map[string]any) reply) {
 	t.Helper()
 	fn := map[string]any{"type": "function", "function": map[string]any{"name": "ping"}}
@@ -108,8 +109,8 @@ func emptyToolResults(t *testing.T, c *chatSetup, post func(string, map[string]a
 		t.Fatal("the model was not sent (no output) for the empty result")
 	}
 	for _, path := range []string{"/v1/chat/completions", "/v1/responses"} { // an empty answer sent back is left out
-		msgs := []any{map[string]any{"role": "user", "content": "one"}, map[string]any{"role": "assistant", "content": ""},
-			map[string]any{"role": "user", "content": "two"}}
+		msgs := []any{map[string]any{"role": "developer", "content": "Be brief."}, map[string]any{"role": "user", "content": "one"},
+			map[string]any{"role": "assistant", "content": ""}, map[string]any{"role": "user", "content": "two"}}
 		body := map[string]any{"messages": msgs}
 		if path == "/v1/responses" {
 			body = map[string]any{"input": msgs, "store": false}
