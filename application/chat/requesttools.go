@@ -68,6 +68,9 @@ func (rt RequestTools) check() error {
 		if typ, _ := t.Parameters["type"].(string); t.Parameters != nil && typ != "object" {
 			return errs.Invalid(at+".parameters", `must be a JSON Schema with "type": "object"`)
 		}
+		if _, err := parametersSchema(t.Parameters); t.Parameters != nil && err != nil {
+			return errs.Invalid(at+".parameters", "is not a valid JSON Schema: %v", err)
+		}
 	}
 	return nil
 }
