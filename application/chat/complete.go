@@ -122,7 +122,7 @@ func checkCompletionMessage(at string, m CompletionMessage, seen, open map[strin
 	switch m.Role {
 	case "system", "user":
 		if m.Content == "" {
-			return errs.Invalid(at+".content", "is empty: a %s message needs text", m.Role)
+			return errs.Invalid(at+".content", "is empty: a %s message needs text (only text parts are read)", m.Role)
 		}
 		return nil
 	case "assistant":

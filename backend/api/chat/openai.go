@@ -178,10 +178,9 @@ func contentOf(raw json.RawMessage) (string, error) {
 	}
 	var b strings.Builder
 	for _, p := range parts {
-		if p.Type != "text" {
-			return "", errs.Invalid("content", `parts of type %q are not supported (bots take text here); send {"type":"text","text":"..."} parts`, p.Type)
+		if p.Type == "text" { // image and other parts are not read
+			b.WriteString(p.Text)
 		}
-		b.WriteString(p.Text)
 	}
 	return b.String(), nil
 }

@@ -32,7 +32,7 @@ func TestOpenAIEmptyAndUnsupportedInputs(t *testing.T) {
 				{"/v1/chat/completions", map[string]any{"messages": user("hi"), "n": 2}, "n", "only 1"},
 				{"/v1/chat/completions", map[string]any{"messages": user("")}, "messages[0].content", "empty"},
 				{"/v1/chat/completions", map[string]any{"messages": user([]any{map[string]any{"type": "image_url",
-					"image_url": map[string]any{"url": "https://example.com/a.png"}}})}, "messages[0].content", `"image_url"`},
+					"image_url": map[string]any{"url": "https://example.com/a.png"}}})}, "messages[0].content", "only text parts"},
 				{"/v1/chat/completions", map[string]any{"messages": user("hi"), "tools": []any{map[string]any{"type": "function",
 					"function": map[string]any{"name": "f", "parameters": "x"}}}}, "tools[0].function.parameters", "JSON Schema"},
 				{"/v1/responses", map[string]any{"input": "hi", "tools": []any{map[string]any{"type": "function", "name": "f",
