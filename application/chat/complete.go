@@ -121,6 +121,9 @@ func checkCompletion(msgs []CompletionMessage) error {
 func checkCompletionMessage(at string, m CompletionMessage, seen, open map[string]bool) error {
 	switch m.Role {
 	case "system", "user":
+		if m.Content == "" {
+			return errs.Invalid(at+".content", "is empty: a %s message needs text (only text parts are read)", m.Role)
+		}
 		return nil
 	case "assistant":
 		for j, tc := range m.ToolCalls {
@@ -134,7 +137,7 @@ func checkCompletionMessage(at string, m CompletionMessage, seen, open map[strin
 		}
 		return nil
 	}
-	return errs.Invalid(at+".role", "must be system, user, assistant or tool; got %q", m.Role)
+	return errs.Invalid(at+".role", "must be system, developer, user, assistant or tool; got %q", m.Role)
 }
 
 func ids(set map[string]bool) string {
@@ -155,6 +158,9 @@ func completionInput(msgs []CompletionMessage) []*schema.Message {
 		case "user":
 			out = append(out, schema.UserMessage(m.Content))
 		case "assistant":
+			if m.Content == "" && len(m.ToolCalls) == 0 {
+				continue // an empty answer: models refuse a message with neither text nor calls
+			}
 			var calls []schema.ToolCall
 			for _, tc := range m.ToolCalls {
 				calls = append(calls, schema.ToolCall{ID: tc.ID, Type: "function",

@@ -68,6 +68,9 @@ func (rt RequestTools) check() error {
 		if typ, _ := t.Parameters["type"].(string); t.Parameters != nil && typ != "object" {
 			return errs.Invalid(at+".parameters", `must be a JSON Schema with "type": "object"`)
 		}
+		if _, err := parametersSchema(t.Parameters); t.Parameters != nil && err != nil {
+			return errs.Invalid(at+".parameters", "is not a valid JSON Schema: %v", err)
+		}
 	}
 	return nil
 }
@@ -98,7 +101,10 @@ func (rt RequestTools) choiceOptions(cfg *bot.Config, hasServerTools bool) ([]mo
 		}
 		return []model.Option{model.WithToolChoice(schema.ToolChoiceForbidden)}, nil
 	case ToolChoiceRequired:
-		if hasServerTools || len(cfg.ClientTools) == 0 {
+		if !hasServerTools && len(cfg.ClientTools) == 0 {
+			return nil, errs.Invalid(at, `"required" needs tools to choose from; send tools with the request, or leave tool_choice out`)
+		}
+		if hasServerTools {
 			return nil, errs.Invalid(at, `"required" needs every tool of the turn to be a client tool (this bot runs tools itself); send "auto" or name a client tool`)
 		}
 		return []model.Option{model.WithToolChoice(schema.ToolChoiceForced)}, nil

@@ -143,17 +143,26 @@ func (clientTool) ToolOrigin() string { return "client" }
 func (t clientTool) Info(context.Context) (*schema.ToolInfo, error) {
 	info := &schema.ToolInfo{Name: t.spec.Name, Desc: t.spec.Description}
 	if t.spec.Parameters != nil {
-		b, err := json.Marshal(t.spec.Parameters)
+		js, err := parametersSchema(t.spec.Parameters)
 		if err != nil {
-			return nil, err
-		}
-		var js jsonschema.Schema
-		if err := json.Unmarshal(b, &js); err != nil {
 			return nil, fmt.Errorf("client tool %s: parameters: %w", t.spec.Name, err)
 		}
-		info.ParamsOneOf = schema.NewParamsOneOfByJSONSchema(&js)
+		info.ParamsOneOf = schema.NewParamsOneOfByJSONSchema(js)
 	}
 	return info, nil
+}
+
+// parametersSchema reads a tool's parameters as a JSON Schema.
+func parametersSchema(params map[string]any) (*jsonschema.Schema, error) {
+	b, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	var js jsonschema.Schema
+	if err := json.Unmarshal(b, &js); err != nil {
+		return nil, err
+	}
+	return &js, nil
 }
 
 func (t clientTool) InvokableRun(ctx context.Context, args string, _ ...tool.Option) (string, error) {

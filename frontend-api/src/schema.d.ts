@@ -3846,6 +3846,11 @@ export interface components {
             messages: components["schemas"]["ChatCompletionRequestMessage"][];
             /** @description Stream the answer as chunks. Default false. */
             stream?: boolean;
+            /**
+             * @description One answer per request; any other value is a 400 naming `n`.
+             * @enum {integer}
+             */
+            n?: 1;
             stream_options?: {
                 /** @description Send a last chunk with `usage` and no choices before `data: [DONE]`. Default false. */
                 include_usage?: boolean;
@@ -3873,9 +3878,12 @@ export interface components {
             };
         };
         ChatCompletionRequestMessage: {
-            /** @enum {string} */
-            role: "system" | "user" | "assistant" | "tool";
-            /** @description A string, or an array of parts of which the `text` ones are read and joined (image and other parts are ignored). Null or absent is empty, e.g. on an assistant message that only calls tools. */
+            /**
+             * @description `developer` is read as `system`.
+             * @enum {string}
+             */
+            role: "system" | "developer" | "user" | "assistant" | "tool";
+            /** @description A string, or an array of parts of which the `text` ones are read and joined (image and other parts are ignored). Null or absent is empty, e.g. on an assistant message that only calls tools; a user or system message without text is a 400, an empty assistant message without tool calls is left out. */
             content?: (string | null) | {
                 /** @example text */
                 type: string;
@@ -5067,7 +5075,7 @@ export interface components {
              * @enum {string}
              */
             encoding_format?: "float" | "base64";
-            /** @description Accepted and ignored; the model's configuration decides. */
+            /** @description Not sent to the model: its configuration decides the length. A value other than that length is a 400 naming `dimensions` and the length to send. */
             dimensions?: number;
             /** @description Accepted and ignored. */
             user?: string;
@@ -5179,6 +5187,8 @@ export interface components {
             stream?: boolean;
             /** @description Continue this response's conversation (or answer its function calls). */
             previous_response_id?: string;
+            /** @description Not supported (no Conversations API): any value is a 400 naming `conversation`; continue with `previous_response_id`. */
+            conversation?: string;
             /** @description Default true. false answers statelessly (nothing is stored); it cannot be combined with `previous_response_id`. */
             store?: boolean;
             /** @description The end user of a new conversation; absent, `user-<the caller's user id>`. */
@@ -6121,7 +6131,7 @@ export interface components {
                 /**
                  * @example {
                  *       "error": {
-                 *         "message": "messages[0].role: must be system, user, assistant or tool; got \"wizard\"",
+                 *         "message": "messages[0].role: must be system, developer, user, assistant or tool; got \"wizard\"",
                  *         "type": "invalid_request_error",
                  *         "param": "messages[0].role",
                  *         "code": null

@@ -187,4 +187,27 @@ describe("openai SDK: models, request tools, responses", () => {
     }).finalResponse();
     assert.equal(sDone.output_text, "tool said: warm");
   });
+
+  it("responses: parallel function calls answered with empty outputs complete (the model gets \"(no output)\")", async () => {
+    const bot = await fx.bot();
+    const ping = { type: "function" as const, name: "ping", parameters: { type: "object", properties: {} }, strict: false };
+    const asked = await client.responses.create({ model: bot.id, input: "#call get_weather {} #call ping {}", tools: [weather, ping] });
+    const calls = asked.output.filter((o): o is ResponseFunctionToolCall => o.type === "function_call");
+    assert.deepEqual(calls.map((c) => c.name), ["get_weather", "ping"]);
+    const done = await client.responses.create({
+      model: bot.id,
+      tools: [weather, ping],
+      previous_response_id: asked.id,
+      input: calls.map((c) => ({ type: "function_call_output" as const, call_id: c.call_id, output: "" })),
+    });
+    assert.equal(done.output_text, "tool said: (no output); (no output)");
+    await assert.rejects(
+      client.responses.create({ model: bot.id, input: "hi", conversation: "conv_1" }),
+      (err: unknown) => {
+        assert.ok(err instanceof BadRequestError, String(err));
+        assert.equal(err.param, "conversation");
+        return true;
+      },
+    );
+  });
 });

@@ -107,6 +107,17 @@ func toFloat32(m llm.Model, vecs [][]float64, want int) ([][]float32, error) {
 	return out, nil
 }
 
+// StatusError is a call the provider answered with an HTTP error status:
+// Status is that status (0 when no answer came), Reason the provider's
+// message with the model's API key blanked.
+type StatusError struct {
+	Status int
+	Reason string
+	text   string
+}
+
+func (e *StatusError) Error() string { return e.text }
+
 // providerError turns a failed call into one readable line naming the
 // model: the HTTP status and a short excerpt of the provider's answer,
 // with the model's API key blanked should the provider echo it.
@@ -114,19 +125,24 @@ func providerError(what string, m llm.Model, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s model %s: %w", what, m.ID, err)
 	}
-	msg := err.Error()
+	se := &StatusError{Reason: err.Error()}
 	var api *goopenai.APIError
 	var req *goopenai.RequestError
 	switch {
 	case errors.As(err, &api) && api.HTTPStatusCode != 0:
-		msg = fmt.Sprintf("the provider answered HTTP %d: %s", api.HTTPStatusCode, excerpt(api.Message))
+		se.Status, se.Reason = api.HTTPStatusCode, excerpt(api.Message)
 	case errors.As(err, &req):
-		msg = fmt.Sprintf("the provider answered HTTP %d: %s", req.HTTPStatusCode, excerpt(string(req.Body)))
+		se.Status, se.Reason = req.HTTPStatusCode, excerpt(string(req.Body))
 	}
 	if m.APIKey != "" {
-		msg = strings.ReplaceAll(msg, m.APIKey, "[api key]")
+		se.Reason = strings.ReplaceAll(se.Reason, m.APIKey, "[api key]")
 	}
-	return fmt.Errorf("%s model %s: %s", what, m.ID, msg)
+	msg := se.Reason
+	if se.Status != 0 {
+		msg = fmt.Sprintf("the provider answered HTTP %d: %s", se.Status, se.Reason)
+	}
+	se.text = fmt.Sprintf("%s model %s: %s", what, m.ID, msg)
+	return se
 }
 
 // excerpt shortens a provider's message to one line of at most 300

@@ -86,7 +86,7 @@ func (f Factory) openAI(ctx context.Context, m llm.Model) (model.ToolCallingChat
 	if err != nil {
 		return nil, fmt.Errorf("openai model %s: %w", m.ID, err)
 	}
-	return cm, nil
+	return filledModel{inner: cm}, nil
 }
 
 func (f Factory) gemini(ctx context.Context, m llm.Model) (model.ToolCallingChatModel, error) {

@@ -35,6 +35,7 @@ type embedRequest struct {
 	Model          string          `json:"model"`
 	Input          json.RawMessage `json:"input"`
 	EncodingFormat string          `json:"encoding_format"`
+	Dimensions     *int            `json:"dimensions"`
 }
 
 // Create answers POST /v1/embeddings: {model, input: a string or strings,
@@ -59,9 +60,15 @@ func (h Embeddings) Create(ctx context.Context, c *app.RequestContext) error {
 	if err != nil {
 		return err
 	}
+	if req.Dimensions != nil && *req.Dimensions < 1 {
+		return errs.Invalid("dimensions", "must be a positive integer; got %d", *req.Dimensions)
+	}
 	vecs, err := h.Embedder.Embed(ctx, req.Model, texts)
 	if err != nil {
 		return err
+	}
+	if d := req.Dimensions; d != nil && len(vecs) > 0 && len(vecs[0]) != *d {
+		return errs.Invalid("dimensions", "model %s gives vectors of %d dimensions (its configuration decides them); send %d or leave dimensions out", req.Model, len(vecs[0]), len(vecs[0]))
 	}
 	data := make([]map[string]any, len(vecs))
 	tokens := 0

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -40,10 +41,14 @@ type oaRequest struct {
 	Tools          []oaTool        `json:"tools"`
 	ToolChoice     json.RawMessage `json:"tool_choice"`
 	ResponseFormat *oaFormat       `json:"response_format"`
+	N              *int            `json:"n"`
 }
 
 // completionRequest is the application's request for an OpenAI one.
 func completionRequest(botID int64, req oaRequest) (chatapp.CompletionRequest, error) {
+	if req.N != nil && *req.N != 1 {
+		return chatapp.CompletionRequest{}, errs.Invalid("n", "only 1 is supported: a bot gives one answer a request; send 1 or leave n out (got %d)", *req.N)
+	}
 	msgs, err := completionMessages(req.Messages)
 	if err != nil {
 		return chatapp.CompletionRequest{}, err
@@ -132,15 +137,27 @@ func completionMessages(in []oaMessage) ([]chatapp.CompletionMessage, error) {
 	for i, m := range in {
 		text, err := contentOf(m.Content)
 		if err != nil {
-			return nil, errs.Invalid("messages["+strconv.Itoa(i)+"].content", "%v", err)
+			return nil, reField("messages["+strconv.Itoa(i)+"].content", err)
 		}
 		cm := chatapp.CompletionMessage{Role: m.Role, Content: text, ToolCallID: m.ToolCallID}
+		if m.Role == "developer" { // OpenAI's newer name for system instructions
+			cm.Role = "system"
+		}
 		for _, tc := range m.ToolCalls {
 			cm.ToolCalls = append(cm.ToolCalls, conversation.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 		}
 		out[i] = cm
 	}
 	return out, nil
+}
+
+// reField names field for what a reader of one value found wrong.
+func reField(field string, err error) error {
+	var fe *errs.FieldError
+	if errors.As(err, &fe) {
+		return errs.Invalid(field, "%s", fe.Reason)
+	}
+	return err
 }
 
 // contentOf reads a string content or an array of text parts.
@@ -161,7 +178,7 @@ func contentOf(raw json.RawMessage) (string, error) {
 	}
 	var b strings.Builder
 	for _, p := range parts {
-		if p.Type == "text" {
+		if p.Type == "text" { // image and other parts are not read
 			b.WriteString(p.Text)
 		}
 	}

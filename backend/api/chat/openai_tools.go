@@ -13,15 +13,44 @@ import (
 // ({"type":"function","function":{...}}), the Responses API does not
 // ({"type":"function","name",...}); both are read.
 type oaTool struct {
-	Type     string          `json:"type"`
-	Function *oaFunctionSpec `json:"function"`
-	oaFunctionSpec
+	Type        string          `json:"type"`
+	Function    *oaFunctionSpec `json:"function"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
 }
 
+// oaFunctionSpec is a function's name, description and parameters (a
+// JSON Schema, read by requestTools so that an error names the tool).
 type oaFunctionSpec struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	Parameters  map[string]any `json:"parameters"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// spec returns the tool's function, nested or not.
+func (t oaTool) spec() oaFunctionSpec {
+	if t.Function != nil {
+		return *t.Function
+	}
+	return oaFunctionSpec{Name: t.Name, Description: t.Description, Parameters: t.Parameters}
+}
+
+// parameters reads a function's parameters: absent, null or an object.
+func (s oaFunctionSpec) parameters(at string) (map[string]any, error) {
+	var params map[string]any
+	if len(s.Parameters) > 0 && json.Unmarshal(s.Parameters, &params) != nil {
+		return nil, errs.Invalid(at+".parameters", `must be a JSON Schema object, such as {"type":"object","properties":{...}}; got %s`, excerpt(s.Parameters))
+	}
+	return params, nil
+}
+
+// excerpt is the start of a raw JSON value, for an error message.
+func excerpt(raw json.RawMessage) string {
+	if len(raw) > 40 {
+		return string(raw[:40]) + "..."
+	}
+	return string(raw)
 }
 
 // requestTools reads tools and tool_choice; only function tools are
@@ -33,11 +62,15 @@ func requestTools(tools []oaTool, choice json.RawMessage) (chatapp.RequestTools,
 		if t.Type != "function" {
 			return rt, errs.Invalid(at+".type", `only "function" tools can be sent; got %q (the bot's own tools run on the server)`, t.Type)
 		}
-		spec := t.oaFunctionSpec
+		spec := t.spec()
 		if t.Function != nil {
-			spec = *t.Function
+			at += ".function"
 		}
-		rt.Tools = append(rt.Tools, bot.ClientTool{Name: spec.Name, Description: spec.Description, Parameters: spec.Parameters})
+		params, err := spec.parameters(at)
+		if err != nil {
+			return rt, err
+		}
+		rt.Tools = append(rt.Tools, bot.ClientTool{Name: spec.Name, Description: spec.Description, Parameters: params})
 	}
 	c, err := toolChoice(choice)
 	rt.Choice = c

@@ -29,6 +29,7 @@ type rsRequest struct {
 	Store              *bool           `json:"store"`
 	User               string          `json:"user"`
 	Text               *rsText         `json:"text"`
+	Conversation       json.RawMessage `json:"conversation"`
 }
 
 // rsItem is an input item: a message (role and content, the type may be
@@ -51,6 +52,7 @@ type rsInput struct {
 	outputs      []conversation.ToolOutput
 	transcript   []chatapp.CompletionMessage
 	calls        bool // the input holds function_call items
+	at           inputAt
 }
 
 // Responses answers POST /v1/responses: a turn of a published bot (model)
@@ -65,6 +67,9 @@ func (h Handlers) Responses(ctx context.Context, c *app.RequestContext) error {
 	botID, err := modelBotID(req.Model)
 	if err != nil {
 		return err
+	}
+	if len(req.Conversation) > 0 && string(req.Conversation) != "null" {
+		return errs.Invalid("conversation", "is not supported (there is no /v1/conversations here): continue a conversation with previous_response_id")
 	}
 	in, err := readInput(req.Input)
 	if err != nil {
@@ -111,7 +116,7 @@ func (h Handlers) startResponse(ctx context.Context, c *app.RequestContext, botI
 			start.UserID = "user-" + strconv.FormatInt(p.UserID, 10)
 		}
 		_, err := h.Svc.Start(ctx, p, start, q)
-		return err
+		return in.at.rename(err, "additional_messages", in.at.messages)
 	}
 	convID, chatID, err := parseResponseID(req.PreviousResponseID)
 	if err != nil {
@@ -131,11 +136,11 @@ func (h Handlers) startResponse(ctx context.Context, c *app.RequestContext, botI
 		}
 		r.suffix = strconv.FormatInt(time.Now().UnixNano(), 36)
 		_, err := h.Svc.SubmitWithTools(ctx, p, convID, chatID, in.outputs, tools, q)
-		return httpx.WithOpenAICode(err, "", "input")
+		return in.at.rename(err, "tool_outputs", in.at.outputs)
 	}
 	start.ConversationID, start.UserID = convID, prev.UserID
 	_, err = h.Svc.Start(ctx, p, start, q)
-	return err
+	return in.at.rename(err, "additional_messages", in.at.messages)
 }
 
 // readInput reads input: a string (one user message) or a list of items.
@@ -143,24 +148,31 @@ func readInput(raw json.RawMessage) (rsInput, error) {
 	var in rsInput
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
+		if text == "" {
+			return in, errs.Invalid("input", "is empty: send the user's text, or a list of input items")
+		}
 		in.messages = []chatapp.InputMessage{{Role: conversation.RoleUser, Content: text}}
 		in.transcript = []chatapp.CompletionMessage{{Role: "user", Content: text}}
+		in.at.record(&in, 0)
 		return in, nil
 	}
 	var items []rsItem
 	if err := json.Unmarshal(raw, &items); err != nil || len(items) == 0 {
 		return in, errs.Invalid("input", "must be a string or a non-empty list of input items")
 	}
+	in.at.items = true
 	for i, it := range items {
-		if err := in.add("input["+strconv.Itoa(i)+"]", it); err != nil {
+		if err := in.add(i, it); err != nil {
 			return in, err
 		}
+		in.at.record(&in, i)
 	}
 	return in, nil
 }
 
-// add sorts one input item.
-func (in *rsInput) add(at string, it rsItem) error {
+// add sorts input item i.
+func (in *rsInput) add(i int, it rsItem) error {
+	at := "input[" + strconv.Itoa(i) + "]"
 	switch it.Type {
 	case "function_call_output":
 		if it.CallID == "" {
@@ -181,7 +193,13 @@ func (in *rsInput) add(at string, it rsItem) error {
 	}
 	text, err := rsContent(it.Content)
 	if err != nil {
-		return errs.Invalid(at+".content", "%v", err)
+		return reField(at+".content", err)
+	}
+	if text == "" && it.Role == "assistant" {
+		return nil // an empty answer echoed back: nothing to send the model
+	}
+	if text == "" {
+		return errs.Invalid(at+".content", "is empty: a %s message needs text", it.Role)
 	}
 	switch it.Role {
 	case "user", "assistant":

@@ -193,10 +193,7 @@ func nonNilItems(items []map[string]any) []map[string]any {
 func nonNilTools(tools []oaTool) any {
 	out := make([]map[string]any, 0, len(tools))
 	for _, t := range tools {
-		spec := t.oaFunctionSpec
-		if t.Function != nil {
-			spec = *t.Function
-		}
+		spec := t.spec()
 		out = append(out, map[string]any{"type": "function", "name": spec.Name, "description": spec.Description,
 			"parameters": spec.Parameters, "strict": false})
 	}

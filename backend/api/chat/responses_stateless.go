@@ -28,23 +28,24 @@ func stateless(req rsRequest, in rsInput) bool {
 // completeResponse runs the turn over the request's transcript; nothing
 // is stored, so the response cannot be continued by its id nor read back.
 func (h Handlers) completeResponse(ctx context.Context, c *app.RequestContext, botID int64, req rsRequest, in rsInput, tools chatapp.RequestTools, r *rsReply, q *queue) error {
-	msgs := in.transcript
+	msgs, lines := in.transcript, in.at.lines
 	if req.Instructions != "" {
 		msgs = append([]chatapp.CompletionMessage{{Role: "system", Content: req.Instructions}}, msgs...)
+		lines = append([]int{-1}, lines...)
 	}
 	r.ephemeral = true
 	cr := chatapp.CompletionRequest{BotID: botID, User: req.User, Messages: msgs, Tools: tools}
-	return inputError(h.Svc.Complete(ctx, httpx.Caller(c), cr, q))
+	return in.at.rename(toolOrderError(h.Svc.Complete(ctx, httpx.Caller(c), cr, q)), "messages", lines)
 }
 
-// inputError names input for what the transcript's check found wrong: it
-// speaks of chat messages, which the caller sent as input items.
-func inputError(err error) error {
+// toolOrderError explains an error in the order of tool calls and their
+// answers in terms of the input items the caller sent.
+func toolOrderError(err error) error {
 	var fe *errs.FieldError
-	if errors.As(err, &fe) && strings.HasPrefix(fe.Field, "messages") {
-		return errs.Invalid("input", "%s (function_call items are read as an assistant message's tool calls, "+
+	if errors.As(err, &fe) && strings.HasPrefix(fe.Field, "messages") && strings.Contains(fe.Reason, "tool") {
+		return errs.Invalid(fe.Field, "%s (function_call items are read as an assistant message's tool calls, "+
 			"function_call_output items as the tool messages answering them): send each function_call before its output, "+
-			"or the earlier response's id as previous_response_id", fe.Error())
+			"or the earlier response's id as previous_response_id", fe.Reason)
 	}
 	return err
 }

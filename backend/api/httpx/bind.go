@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -44,7 +45,11 @@ func jsonError(err error) error {
 		if field == "" {
 			field = "body"
 		}
-		return errs.Invalid(field, "must be %s, got %s", describeType(typeErr.Type.String()), typeErr.Value)
+		want := describeType(typeErr.Type.String())
+		if k := typeErr.Type.Kind(); k == reflect.Struct || k == reflect.Map {
+			want = "an object" // not the Go type's name
+		}
+		return errs.Invalid(field, "must be %s, got %s", want, typeErr.Value)
 	case errors.As(err, &syntaxErr):
 		return errs.Invalid("body", "is not valid JSON (at byte %d): %v", syntaxErr.Offset, syntaxErr)
 	case errors.Is(err, errors.ErrUnsupported):

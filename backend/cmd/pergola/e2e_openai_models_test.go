@@ -304,9 +304,19 @@ func embeddings(t *testing.T, c *chatSetup) {
 		{map[string]any{"model": "fake", "input": "x"}, "model"},
 		{map[string]any{"model": "embed", "input": []string{}}, "input"},
 		{map[string]any{"model": "embed", "input": "x", "encoding_format": "int8"}, "encoding_format"},
+		{map[string]any{"model": "embed", "input": "x", "dimensions": 16}, "dimensions"},
+		{map[string]any{"model": "embed", "input": "x", "dimensions": 0}, "dimensions"},
+		{map[string]any{"model": "embed", "input": strings.Repeat("word ", 10000)}, "input"}, // past the model's context: its 400, not a 500
 	} {
 		if e := oaError(t, s.call(t, "POST", "/v1/embeddings", bootstrapToken, bad.body), 400); e["param"] != bad.param {
 			t.Fatalf("%v: %v; want param %s", bad.body, e, bad.param)
 		}
+	}
+	if got := s.call(t, "POST", "/v1/embeddings", bootstrapToken, map[string]any{"model": "embed", "input": "x", "dimensions": 8}); got.status != 200 {
+		t.Fatalf("dimensions the model gives: %d %v", got.status, got.raw)
+	}
+	c.llm.FailEmbeddings(1, fakellm.EmbedFault{Status: 401})
+	if e := oaError(t, s.call(t, "POST", "/v1/embeddings", bootstrapToken, map[string]any{"model": "embed", "input": "x"}), 503); !strings.Contains(str(e, "message"), "unavailable") {
+		t.Fatalf("a failing provider: %v", e)
 	}
 }

@@ -90,7 +90,7 @@ func TestOpenAIResponses(t *testing.T) {
 				status int
 				param  string
 			}{
-				{map[string]any{"input": []any{map[string]any{"type": "function_call_output", "call_id": "call_x", "output": "x"}}}, 400, "input"},
+				{map[string]any{"input": []any{map[string]any{"type": "function_call_output", "call_id": "call_x", "output": "x"}}}, 400, "input[0].call_id"},
 				{map[string]any{"input": "x", "store": false, "previous_response_id": id}, 400, "store"},
 				{map[string]any{"input": "x", "previous_response_id": "resp_1_2"}, 404, "previous_response_id"},
 				{map[string]any{"input": []any{map[string]any{"role": "wizard", "content": "x"}}}, 400, "input[0].role"},

@@ -186,7 +186,7 @@ func features(ctx context.Context, cfg config.Config, db *sqlstore.DB, box *secr
 		Apps:  apps,
 		Files: files, UploadBytes: uploadBodyBytes(cfg),
 		Traces:    traces.service(ident),
-		Knowledge: know, Embeddings: embedder{reg: registry, f: modelCalls, field: "model"},
+		Knowledge: know, Embeddings: apiEmbedder{embedder{reg: registry, f: modelCalls, field: "model"}, log},
 		Triggers: newTriggers(ctx, db, ident, workflows, botTrig, shared.limiter, cfg, log, &cleanups),
 		Limiter:  shared.limiter, Checks: append(shared.checks, tables.check...), Metrics: reg,
 		MaxBodyBytes: cfg.MaxBodyBytes, RateLimit: cfg.RateLimit, CORSOrigins: cfg.CORSOrigins, AuthFailures: cfg.Edge.AuthFailures,
