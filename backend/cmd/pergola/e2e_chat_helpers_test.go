@@ -86,6 +86,8 @@ type chatSetup struct {
 	s   *testServer
 	llm *fakellm.Server
 	ws  string
+	// imported counts the canvases imported, to name them.
+	imported int
 }
 
 func newChatSetup(t *testing.T, b backend) *chatSetup {
