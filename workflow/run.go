@@ -41,8 +41,11 @@ type RunResult struct {
 	// text} when it returns text.
 	Output map[string]any
 	// Text is the end node's text when it returns text.
-	Text  string
-	Usage Usage
+	Text string
+	// ReturnsText tells that the end node returns text (Text, possibly
+	// empty) rather than variables.
+	ReturnsText bool
+	Usage       Usage
 	// Nodes are the records of every node that ran, in the order they
 	// finished, then those of the top-level nodes skipped by branches.
 	Nodes    []NodeRecord
@@ -199,6 +202,7 @@ func (rc *runCtx) result(top *frame, c *Compiled) *RunResult {
 		res.Output = out
 		if c.text {
 			res.Text, _ = out["output"].(string)
+			res.ReturnsText = true
 		}
 	}
 	return res

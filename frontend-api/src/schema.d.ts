@@ -5915,7 +5915,7 @@ export interface components {
             code: number;
             msg: string;
             execute_id: components["schemas"]["ID"];
-            /** @description What the end node returned, as a JSON **string**: its variables, or {"output": text}. */
+            /** @description What the end node returned, as a JSON **string**: its variables, or, when it answers text, Coze's answer object {"content_type": 1, "data": text, "type_for_model": 2}. */
             data: string;
             debug_url: string;
             token: number;

@@ -327,7 +327,11 @@ describe("@coze/api: workflows", { timeout: 120_000 }, () => {
     await fx.admin.workflows.update(w.id, { definition: textGreeter(fx.modelId) });
     await fx.admin.workflows.publish(w.id, {});
     const latest = await sdk.workflows.runs.create({ workflow_id: w.id, parameters: { name: "bo" } });
-    assert.deepEqual(JSON.parse(latest.data), { output: "Answer: echo: Hello BO" }, "a text end node answers {output}");
+    assert.deepEqual(
+      JSON.parse(latest.data),
+      { content_type: 1, data: "Answer: echo: Hello BO", type_for_model: 2 },
+      "a text end node answers Coze's answer object",
+    );
     // Not in 1.3.9's RunWorkflowReq type, but sent as given (coze-go has it).
     type RunReq = Parameters<typeof sdk.workflows.runs.create>[0];
     const first = await sdk.workflows.runs.create({

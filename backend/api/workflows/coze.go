@@ -96,8 +96,7 @@ func (h Coze) Run(ctx context.Context, c *app.RequestContext) error {
 	if out.Interrupt != nil {
 		ans.InterruptData = newInterrupt(out.EventID, out.Interrupt)
 	} else {
-		data, _ := json.Marshal(out.Result.Output)
-		ans.Data = string(data)
+		ans.Data = runData(out.Result)
 	}
 	httpx.Raw(c, ans)
 	return nil
@@ -137,4 +136,16 @@ func (h Coze) List(ctx context.Context, c *app.RequestContext) error {
 	}
 	httpx.OK(c, map[string]any{"items": out, "has_more": int64(page.Offset()+len(items)) < total})
 	return nil
+}
+
+// runData is a finished run's data as Coze Studio answers it: the end
+// node's variables as JSON text, or, when it returns text, that text
+// wrapped as an answer ({"content_type":1,"data":text,"type_for_model":2}).
+func runData(res *wf.RunResult) string {
+	var v any = res.Output
+	if res.ReturnsText {
+		v = map[string]any{"content_type": 1, "data": res.Text, "type_for_model": 2}
+	}
+	data, _ := json.Marshal(v)
+	return string(data)
 }

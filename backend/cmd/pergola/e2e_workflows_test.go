@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // scoringWorkflow loops over names: a code node scores each, a condition
@@ -75,17 +77,19 @@ func TestWorkflowsThroughTheCozeAPI(t *testing.T) {
 			}
 			s.call(t, "POST", "/api/workflows/"+id+"/publish", bootstrapToken, nil).must(t, 201)
 
-			// Synchronous: data is a JSON string.
+			// Synchronous: data is a JSON string; an End node answering
+			// text gives Coze's answer object.
 			run := s.call(t, "POST", "/v1/workflow/run", bootstrapToken, map[string]any{"workflow_id": id,
 				"parameters": map[string]any{"names": []string{"Ada", "Grace", "Bo"}}}).must(t, 200)
 			data, _ := run.raw["data"].(string)
-			var out map[string]string
+			var out map[string]any
 			if err := json.Unmarshal([]byte(data), &out); err != nil {
 				t.Fatalf("data = %q is not a JSON string of an object", run.raw["data"])
 			}
-			want := "echo: Summarize [\"Ada is high\",\"Grace is high\",\"Bo is low\"] | best: Grace of 2"
-			if out["output"] != want {
-				t.Fatalf("output = %q, want %q", out["output"], want)
+			want := map[string]any{"content_type": 1.0, "type_for_model": 2.0,
+				"data": "echo: Summarize [\"Ada is high\",\"Grace is high\",\"Bo is low\"] | best: Grace of 2"}
+			if !cmp.Equal(out, want) {
+				t.Fatalf("data differs (-want +got):\n%s", cmp.Diff(want, out))
 			}
 			hist := s.runHistory(t, id, str(run.raw, "execute_id"))
 			statuses := nodeStatuses(t, hist)
