@@ -89,6 +89,8 @@ type Step struct {
 	Duration time.Duration
 	Err      error
 	Recalled []knowledge.Recalled // on retrieval
+	// KnowledgeIDs are the knowledge bases a retrieval searched.
+	KnowledgeIDs []int64
 	// Bot is the configuration the turn runs (turn_start); hooks must not
 	// change it.
 	Bot *bot.Config
