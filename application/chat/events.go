@@ -91,8 +91,9 @@ type Step struct {
 	Recalled []knowledge.Recalled // on retrieval
 	// KnowledgeIDs are the knowledge bases a retrieval searched.
 	KnowledgeIDs []int64
-	// Bot is the configuration the turn runs (turn_start); hooks must not
-	// change it.
+	// Bot is the configuration the turn runs (turn_start), or the one
+	// answering the call (model_start: after a handoff, the target's);
+	// hooks must not change it.
 	Bot *bot.Config
 }
 

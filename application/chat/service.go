@@ -108,8 +108,8 @@ func (s *Service) hook(ctx context.Context, st Step) {
 			st.ToolOrigin = rs.t.compiled.origins[st.ToolName]
 			st.ToolDescription = rs.t.compiled.descriptions[st.ToolName]
 		}
-		if st.Kind == StepTurnStart {
-			st.Bot = rs.t.cfg
+		if st.Kind == StepTurnStart || st.Kind == StepModelStart {
+			st.Bot = rs.t.cfg // after a handoff, the answering bot's
 		}
 	}
 	for _, h := range s.d.Hooks {
