@@ -55,6 +55,8 @@ const (
 	// StepTurnStart and StepTurnEnd bracket one run of a turn (a chat, or
 	// its resumption with tool outputs or an answer); on StepTurnEnd Text
 	// is the outcome (completed, failed, requires_action, question).
+	// BotID is the bot answering on StepTurnStart (in a conversation
+	// handed to another bot, that bot) and the chat's bot on StepTurnEnd.
 	StepTurnStart StepKind = "turn_start"
 	StepTurnEnd   StepKind = "turn_end"
 	// StepRetrieval is one knowledge recall, after it ran: Text is the

@@ -23,8 +23,9 @@ func TestHandoffTraceModels(t *testing.T) {
 				"model":    map[string]any{"model_id": "fake", "temperature": 0.75},
 				"handoffs": []map[string]any{{"bot_id": billing}}})
 
-			id := chatID(t, s.stream(t, "/v3/chat", bootstrapToken, map[string]any{"bot_id": support, "user_id": "u1", "stream": true,
-				"additional_messages": userMessage(`#call transfer_to_Billing {"note":"refund"}`)}))
+			events := s.stream(t, "/v3/chat", bootstrapToken, map[string]any{"bot_id": support, "user_id": "u1", "stream": true,
+				"additional_messages": userMessage(`#call transfer_to_Billing {"note":"refund"}`)})
+			id := chatID(t, events)
 			root := items(t, s.waitTrace(t, id, 1), "runs")[0]["root"].(map[string]any)
 			if got := childNames(t, root); len(got) != 3 || got[0] != "chat fake" || got[1] != "execute_tool transfer_to_Billing" ||
 				got[2] != "chat fake-two" {
@@ -34,6 +35,21 @@ func TestHandoffTraceModels(t *testing.T) {
 			if attr(first, "gen_ai.request.temperature") != 0.75 || attr(second, "pergola.model.id") != "fake2" ||
 				attr(second, "gen_ai.request.model") != "fake-two" || attr(second, "gen_ai.request.temperature") != 0.25 {
 				t.Fatalf("model spans: Support's %v, Billing's %v", first["attributes"], second["attributes"])
+			}
+
+			if attr(root, "gen_ai.agent.id") != support || attr(root, "gen_ai.agent.name") != "Support" {
+				t.Fatalf("the turn handing over = %v; want Support's", root["attributes"])
+			}
+
+			// The next turn is Billing's from its start: the agent's id,
+			// name, version and model are all Billing's.
+			conv := str(events[len(events)-2].obj(t), "conversation_id")
+			next := chatID(t, s.stream(t, "/v3/chat?conversation_id="+conv, bootstrapToken, map[string]any{"bot_id": support,
+				"user_id": "u1", "stream": true, "additional_messages": userMessage("when is my refund?")}))
+			nextRoot := items(t, s.waitTrace(t, next, 1), "runs")[0]["root"].(map[string]any)
+			if str(nextRoot, "name") != "invoke_agent Billing" || attr(nextRoot, "gen_ai.agent.id") != billing ||
+				attr(nextRoot, "gen_ai.agent.version") != "1" || attr(nextRoot, "pergola.model.id") != "fake2" {
+				t.Fatalf("the next turn = %s %v; want Billing's", str(nextRoot, "name"), nextRoot["attributes"])
 			}
 
 			agent := otlp.waitSpan(t, "invoke_agent of chat "+id, func(sp otlpSpan) bool { return sp.attrs["pergola.chat.id"] == id })
