@@ -72,9 +72,13 @@ type Step struct {
 	ChatID      int64
 	BotID       int64
 	WorkspaceID int64 // the bot's workspace; set on every step of a run
-	ModelID     string
-	Text        string // delta text, or a tool's result
-	ToolName    string
+	// ChatBotID is the chat's bot, set on every step of a run: after a
+	// handoff BotID is the bot answering, while the chat, and the usage
+	// it is counted in, stays the chat's bot's.
+	ChatBotID int64
+	ModelID   string
+	Text      string // delta text, or a tool's result
+	ToolName  string
 	// ToolOrigin is where the tool comes from (see ToolOrigin), on
 	// tool_call and tool_result.
 	ToolOrigin string

@@ -104,6 +104,7 @@ func (s *Service) Close(ctx context.Context) error {
 func (s *Service) hook(ctx context.Context, st Step) {
 	if rs := runFrom(ctx); rs != nil {
 		st.WorkspaceID = rs.t.chat.WorkspaceID
+		st.ChatBotID = rs.t.chat.BotID
 		if st.ToolName != "" {
 			st.ToolOrigin = rs.t.compiled.origins[st.ToolName]
 			st.ToolDescription = rs.t.compiled.descriptions[st.ToolName]

@@ -7,7 +7,9 @@ import (
 // TestHandoffTraceModels: after a handoff, the model calls of the bot
 // taking over are traced as calls of its own model and settings, in GET
 // /api/traces/{id} and in the OTLP export, not as calls of the model the
-// turn started with.
+// turn started with; the next turn is the target's invoke_agent. Usage
+// and /metrics agree per bot: both count the chats and their tokens for
+// the chat's bot.
 func TestHandoffTraceModels(t *testing.T) {
 	for _, b := range backends() {
 		t.Run(b.name, func(t *testing.T) {
@@ -52,10 +54,36 @@ func TestHandoffTraceModels(t *testing.T) {
 				t.Fatalf("the next turn = %s %v; want Billing's", str(nextRoot, "name"), nextRoot["attributes"])
 			}
 
+			handoffUsageAgrees(t, s, c.ws, support, billing)
+
 			agent := otlp.waitSpan(t, "invoke_agent of chat "+id, func(sp otlpSpan) bool { return sp.attrs["pergola.chat.id"] == id })
 			sp := otlp.waitSpan(t, "chat fake-two", func(sp otlpSpan) bool { return sp.name == "chat fake-two" && sp.traceID == agent.traceID })
 			wantAttrs(t, "Billing's call", sp, map[string]string{"gen_ai.request.model": "fake-two", "pergola.model.id": "fake2",
 				"gen_ai.request.temperature": "0.25", "gen_ai.operation.name": "chat"})
 		})
+	}
+}
+
+// handoffUsageAgrees compares /api/usage by bot with the bot counters of
+// /metrics: the two chats and all their tokens are Support's (the chats'
+// bot), none Billing's.
+func handoffUsageAgrees(t *testing.T, s *testServer, ws, support, billing string) {
+	t.Helper()
+	rows := map[string]map[string]any{}
+	for _, it := range usageItems(t, s, "/api/usage?group_by=bot&workspace_id="+ws, bootstrapToken) {
+		rows[str(it, "bot_id")] = it
+	}
+	m := scrape(t, s)
+	for _, bot := range []string{support, billing} {
+		var got [3]float64
+		if row := rows[bot]; row != nil {
+			got = [3]float64{row["chats"].(float64), row["input_tokens"].(float64), row["output_tokens"].(float64)}
+		}
+		want := [3]float64{sum(m.series("pergola_chat_turns_total", "workspace", ws, "bot", bot)),
+			sum(m.series("pergola_bot_tokens_total", "workspace", ws, "bot", bot, "kind", "input")),
+			sum(m.series("pergola_bot_tokens_total", "workspace", ws, "bot", bot, "kind", "output"))}
+		if got != want || (bot == support && (got[0] != 2 || got[1] == 0)) {
+			t.Errorf("bot %s: /api/usage chats, input, output = %v; /metrics %v", bot, got, want)
+		}
 	}
 }
