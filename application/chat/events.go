@@ -55,6 +55,8 @@ const (
 	// StepTurnStart and StepTurnEnd bracket one run of a turn (a chat, or
 	// its resumption with tool outputs or an answer); on StepTurnEnd Text
 	// is the outcome (completed, failed, requires_action, question).
+	// BotID is the bot answering on StepTurnStart (in a conversation
+	// handed to another bot, that bot) and the chat's bot on StepTurnEnd.
 	StepTurnStart StepKind = "turn_start"
 	StepTurnEnd   StepKind = "turn_end"
 	// StepRetrieval is one knowledge recall, after it ran: Text is the
@@ -70,9 +72,13 @@ type Step struct {
 	ChatID      int64
 	BotID       int64
 	WorkspaceID int64 // the bot's workspace; set on every step of a run
-	ModelID     string
-	Text        string // delta text, or a tool's result
-	ToolName    string
+	// ChatBotID is the chat's bot, set on every step of a run: after a
+	// handoff BotID is the bot answering, while the chat, and the usage
+	// it is counted in, stays the chat's bot's.
+	ChatBotID int64
+	ModelID   string
+	Text      string // delta text, or a tool's result
+	ToolName  string
 	// ToolOrigin is where the tool comes from (see ToolOrigin), on
 	// tool_call and tool_result.
 	ToolOrigin string
@@ -89,8 +95,11 @@ type Step struct {
 	Duration time.Duration
 	Err      error
 	Recalled []knowledge.Recalled // on retrieval
-	// Bot is the configuration the turn runs (turn_start); hooks must not
-	// change it.
+	// KnowledgeIDs are the knowledge bases a retrieval searched.
+	KnowledgeIDs []int64
+	// Bot is the configuration the turn runs (turn_start), or the one
+	// answering the call (model_start: after a handoff, the target's);
+	// hooks must not change it.
 	Bot *bot.Config
 }
 

@@ -81,7 +81,7 @@ func (s *Service) recall(ctx context.Context, rs *runState, k bot.KnowledgeSetti
 			Query: query, History: history, Retrieval: k.Retrieval, RewriteModel: rs.t.compiled.modelID})
 	}
 	s.hook(ctx, Step{Kind: StepRetrieval, ChatID: c.ID, BotID: c.BotID, Text: query, ToolCallID: callID,
-		Recalled: hits, Duration: time.Since(start), Err: err})
+		Recalled: hits, KnowledgeIDs: k.KnowledgeIDs, Duration: time.Since(start), Err: err})
 	if err != nil {
 		s.d.Log.Warn("chat: knowledge recall failed; the turn goes on without knowledge",
 			"chat_id", c.ID, "bot_id", c.BotID, "err", err)

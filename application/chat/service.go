@@ -104,12 +104,13 @@ func (s *Service) Close(ctx context.Context) error {
 func (s *Service) hook(ctx context.Context, st Step) {
 	if rs := runFrom(ctx); rs != nil {
 		st.WorkspaceID = rs.t.chat.WorkspaceID
+		st.ChatBotID = rs.t.chat.BotID
 		if st.ToolName != "" {
 			st.ToolOrigin = rs.t.compiled.origins[st.ToolName]
 			st.ToolDescription = rs.t.compiled.descriptions[st.ToolName]
 		}
-		if st.Kind == StepTurnStart {
-			st.Bot = rs.t.cfg
+		if st.Kind == StepTurnStart || st.Kind == StepModelStart {
+			st.Bot = rs.t.cfg // after a handoff, the answering bot's
 		}
 	}
 	for _, h := range s.d.Hooks {

@@ -102,7 +102,9 @@ func (s *Service) enter(ctx context.Context, t *turn) (context.Context, *runStat
 	c := t.chat
 	ctx = bot.WithRunScope(ctx, bot.RunScope{BotID: t.answering(), WorkspaceID: c.WorkspaceID, Version: t.answeringVersion(),
 		ConnectorID: c.ConnectorID, UserID: c.UserID, ChatID: c.ID, ConversationID: c.ConversationID, AppID: appOf(t.cfg)})
-	start := Step{Kind: StepTurnStart, ChatID: c.ID, BotID: c.BotID, ModelID: t.compiled.modelID}
+	// The bot answering, as the scope and the configuration hooks get: in
+	// a conversation handed to another bot, that bot.
+	start := Step{Kind: StepTurnStart, ChatID: c.ID, BotID: t.answering(), ModelID: t.compiled.modelID}
 	if t.resume != nil {
 		start.Text = "resumed"
 	}

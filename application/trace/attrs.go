@@ -43,6 +43,9 @@ const (
 	AttrCompletion         = string(semconv.GenAIOutputMessagesKey)     // content
 	AttrToolArgs           = string(semconv.GenAIToolCallArgumentsKey)  // content
 	AttrToolResult         = string(semconv.GenAIToolCallResultKey)     // content
+	AttrDataSourceID       = string(semconv.GenAIDataSourceIDKey)       // the knowledge base a recall searched
+	AttrQuery              = string(semconv.GenAIRetrievalQueryTextKey) // content
+	AttrHits               = string(semconv.GenAIRetrievalDocumentsKey) // content: the chunks recalled
 
 	AttrModelID     = "pergola.model.id" // the model's id in Pergola (GET /api/models)
 	AttrChatID      = "pergola.chat.id"
@@ -65,9 +68,8 @@ const (
 	AttrNodeOutputs = "pergola.node.outputs" // content
 	AttrInterrupt   = "pergola.interrupt"    // content: what a question or input node asked
 	AttrTruncated   = "pergola.truncated"
-	AttrQuery       = "pergola.retrieval.query" // content
-	AttrHits        = "pergola.retrieval.hits"  // content: the chunks recalled
 	AttrHitCount    = "pergola.retrieval.hit_count"
+	AttrKnowledge   = "pergola.knowledge.ids" // the knowledge bases a recall searched
 	AttrDropped     = "pergola.spans_dropped"
 )
 
@@ -78,6 +80,7 @@ const (
 	OpChat           = "chat"
 	OpExecuteTool    = "execute_tool"
 	OpInvokeWorkflow = "invoke_workflow"
+	OpRetrieval      = "retrieval"
 
 	ToolFunction  = "function"
 	ToolExtension = "extension"

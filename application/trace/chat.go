@@ -61,7 +61,7 @@ func (c *Chats) OnStep(ctx context.Context, s chat.Step) {
 	case chat.StepTurnEnd:
 		c.end(s, now)
 	default:
-		c.step(s, now)
+		c.step(ctx, s, now)
 	}
 }
 
@@ -125,12 +125,15 @@ func (c *Chats) end(s chat.Step, now time.Time) {
 	c.rec.Record(&b.trace)
 }
 
-// step records a model or tool step; content is encoded before the lock.
-func (c *Chats) step(s chat.Step, now time.Time) {
+// step records a model or tool step; content is encoded, and a model
+// looked up, before the lock.
+func (c *Chats) step(ctx context.Context, s chat.Step, now time.Time) {
 	var system, content string
+	var call callInfo
 	switch s.Kind {
 	case chat.StepModelStart:
 		system, content = encodeInput(s.Input)
+		call = c.callOf(ctx, s)
 	case chat.StepModelEnd:
 		content = encodeOutput(s.Output)
 	case chat.StepRetrieval:
@@ -144,7 +147,7 @@ func (c *Chats) step(s chat.Step, now time.Time) {
 	}
 	switch s.Kind {
 	case chat.StepModelStart:
-		b.modelStart(system, content, now)
+		b.modelStart(call, system, content, now)
 	case chat.StepTextDelta:
 		b.firstToken(now)
 	case chat.StepModelEnd:
@@ -156,6 +159,29 @@ func (c *Chats) step(s chat.Step, now time.Time) {
 	case chat.StepRetrieval:
 		b.retrieval(s, content, now)
 	}
+}
+
+// callOf is what model call s shares with its turn: the turn's model,
+// conversation and settings, or after a handoff the answering bot's model
+// and settings. Only a model other than the turn's is looked up.
+func (c *Chats) callOf(ctx context.Context, s chat.Step) callInfo {
+	c.mu.Lock()
+	b := c.open[s.ChatID]
+	var call callInfo
+	if b != nil {
+		call = b.call
+	}
+	c.mu.Unlock()
+	if b == nil {
+		return call
+	}
+	if s.ModelID != "" && s.ModelID != call.model.id {
+		call.model = lookupModel(ctx, c.models, s.ModelID)
+	}
+	if s.Bot != nil {
+		call.params(s.Bot)
+	}
+	return call
 }
 
 // add puts sp under parent unless the trace is full.

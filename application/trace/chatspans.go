@@ -65,16 +65,17 @@ func agentVersion(v int64) string {
 	return strconv.FormatInt(v, 10)
 }
 
-func (b *building) newModelSpan(start time.Time) *Span {
-	sp := newSpan(OpChat+" "+b.call.model.name, KindModel, start)
+// newModelSpan starts the span of a model call described by call.
+func newModelSpan(call callInfo, start time.Time) *Span {
+	sp := newSpan(OpChat+" "+call.model.name, KindModel, start)
 	sp.Attributes[AttrOperation] = OpChat
 	sp.Attributes[AttrRequestStream] = true // the agent streams every call
-	b.call.set(sp)
+	call.set(sp)
 	return sp
 }
 
-func (b *building) modelStart(system, prompt string, now time.Time) {
-	sp := b.newModelSpan(now)
+func (b *building) modelStart(call callInfo, system, prompt string, now time.Time) {
+	sp := newModelSpan(call, now)
 	if system != "" {
 		sp.setText(AttrSystem, system)
 	}
@@ -108,7 +109,7 @@ func (b *building) modelEnd(s chat.Step, completion string, now time.Time) {
 		return
 	}
 	if sp == nil { // a call that failed before it started
-		sp = b.newModelSpan(now.Add(-s.Duration))
+		sp = newModelSpan(b.call, now.Add(-s.Duration))
 		if !b.add(b.trace.Root, sp) {
 			return
 		}

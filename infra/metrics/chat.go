@@ -92,7 +92,13 @@ func (h *ChatHook) modelEnd(s chat.Step) {
 	in, out := float64(s.Usage.InputTokens), float64(s.Usage.OutputTokens)
 	h.tokens.WithLabelValues(s.ModelID, "input").Add(in)
 	h.tokens.WithLabelValues(s.ModelID, "output").Add(out)
-	ws, bot := h.labels.workspaces.ID(s.WorkspaceID), h.labels.bots.ID(s.BotID)
+	// The chat's bot, as /api/usage counts the chat's tokens, also after
+	// a handoff to another bot.
+	chatBot := s.ChatBotID
+	if chatBot == 0 {
+		chatBot = s.BotID
+	}
+	ws, bot := h.labels.workspaces.ID(s.WorkspaceID), h.labels.bots.ID(chatBot)
 	h.botTokens.WithLabelValues(ws, bot, s.ModelID, "input").Add(in)
 	h.botTokens.WithLabelValues(ws, bot, s.ModelID, "output").Add(out)
 }

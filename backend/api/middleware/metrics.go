@@ -35,8 +35,18 @@ func (m *Metrics) Handler() app.HandlerFunc {
 	return func(ctx context.Context, c *app.RequestContext) {
 		start := time.Now()
 		c.Next(ctx)
-		route, method := Route(c), string(c.Method())
+		route, method := Route(c), methodLabel(string(c.Method()))
 		m.requests.WithLabelValues(route, method, strconv.Itoa(c.Response.StatusCode())).Inc()
 		m.latency.WithLabelValues(route, method).Observe(time.Since(start).Seconds())
 	}
+}
+
+// methodLabel is the method as a label value: any method outside the
+// standard ones is "other", so a client inventing methods cannot add series.
+func methodLabel(m string) string {
+	switch m {
+	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE":
+		return m
+	}
+	return "other"
 }
