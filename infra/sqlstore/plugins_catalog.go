@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"gorm.io/gorm"
@@ -22,8 +23,13 @@ func (s *PluginStore) SyncBuiltin(ctx context.Context, p *plugin.Plugin) error {
 	err := s.syncBuiltin(ctx, p)
 	// Two processes starting on an empty database both create the row:
 	// the loser finds it taken (duplicate key) or, on InnoDB, deadlocks on
-	// the gap lock of the absent row. Run again, it updates the row.
-	for i := 0; i < 3 && (isDuplicate(err) || isDeadlock(err)); i++ {
+	// the gap lock of the absent row. Run again, it updates the row; the
+	// retries wait a growing, random moment, so that several processes
+	// starting together do not collide again in step.
+	for i := 1; i <= 8 && (isDuplicate(err) || isDeadlock(err)); i++ {
+		if sleepErr := sleepCtx(ctx, time.Duration(i)*time.Duration(5+rand.IntN(20))*time.Millisecond); sleepErr != nil {
+			return sleepErr
+		}
 		err = s.syncBuiltin(ctx, p)
 	}
 	if err != nil && !isDomain(err) {
@@ -73,4 +79,16 @@ func (s *PluginStore) createBuiltin(tx *gorm.DB, p *plugin.Plugin, t time.Time) 
 		return err
 	}
 	return tx.Create(&pluginVersionRow{PluginID: b.ID, Number: 1, Source: row.DraftSource, Spec: row.DraftSpec, CreatedAt: t}).Error
+}
+
+// sleepCtx waits d, or less when ctx ends first (its error then).
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
