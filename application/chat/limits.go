@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"encoding/json"
 	"strconv"
 	"unicode/utf8"
 
@@ -61,6 +62,26 @@ func (s *Service) checkKeptTexts(msgs []CompletionMessage) error {
 		return errs.Invalid("messages", "the system messages and the messages after the last user message are %d characters together, "+
 			"over the limit of %d (%s) on what a turn sends the model besides the user's message; send fewer or shorter ones",
 			n, s.d.Limits.HistoryChars, convapp.HistoryCharsSetting)
+	}
+	return nil
+}
+
+// checkToolTexts applies the limits to a request's tools, which reach the
+// model with every call of the turn: each description within the message
+// limit, and all descriptions and parameter schemas together within the
+// history limit.
+func (s *Service) checkToolTexts(rt RequestTools) error {
+	n := 0
+	for i, t := range rt.Tools {
+		if err := s.d.Limits.CheckText(rt.Field+"["+strconv.Itoa(i)+"].description", t.Description); err != nil {
+			return err
+		}
+		params, _ := json.Marshal(t.Parameters)
+		n += utf8.RuneCountInString(t.Description) + utf8.RuneCount(params)
+	}
+	if n > s.d.Limits.HistoryChars {
+		return errs.Invalid(rt.Field, "the tools' descriptions and parameters are %d characters together, over the limit of %d (%s); "+
+			"send fewer tools or shorter descriptions", n, s.d.Limits.HistoryChars, convapp.HistoryCharsSetting)
 	}
 	return nil
 }

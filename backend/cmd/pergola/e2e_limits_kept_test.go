@@ -15,7 +15,9 @@ const overHistory = "are 2700 characters together, over the limit of 2500 (PERGO
 // history limit together, each within the message limit or not; past it
 // 400 naming messages (input on /v1/responses), and the model is not
 // called. Within it they reach the model. The instructions of
-// /v1/responses are a message: past the message limit, 400 naming them.
+// /v1/responses are a message: past the message limit, 400 naming them;
+// so is each request tool's description, and all tools together are
+// bounded by the history limit.
 func limitsKept(t *testing.T, c *chatSetup, botID string) {
 	part := strings.Repeat("s", 900)
 	system := func(n int) []map[string]any {
@@ -51,6 +53,7 @@ func limitsKept(t *testing.T, c *chatSetup, botID string) {
 	if e["param"] != "instructions" || !strings.Contains(e["message"].(string), overLimit) {
 		t.Fatalf("over-long instructions: %v", e)
 	}
+	limitsTools(t, c, botID)
 	if n := len(c.llm.Requests()) - before; n != 0 {
 		t.Fatalf("the model was called %d times for refused requests", n)
 	}
@@ -68,4 +71,24 @@ func limitsKept(t *testing.T, c *chatSetup, botID string) {
 // oaCall is an assistant's call of OpenAI's shape.
 func oaCall(id string) map[string]any {
 	return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": "lookup", "arguments": "{}"}}
+}
+
+// limitsTools: a request tool's description past the message limit, and
+// tools past the history limit together, are 400s naming tools.
+func limitsTools(t *testing.T, c *chatSetup, botID string) {
+	tool := func(name, desc string) map[string]any {
+		return map[string]any{"type": "function", "function": map[string]any{"name": name, "description": desc}}
+	}
+	hi := []map[string]any{{"role": "user", "content": "hi"}}
+	e := oaError(t, c.s.call(t, "POST", "/v1/chat/completions", bootstrapToken, map[string]any{"model": botID, "messages": hi,
+		"tools": []map[string]any{tool("a", strings.Repeat("é", 1001))}}), 400)
+	if !strings.HasPrefix(e["param"].(string), "tools[0]") || !strings.Contains(e["message"].(string), overLimit) {
+		t.Fatalf("an over-long tool description: %v", e)
+	}
+	long := strings.Repeat("d", 900)
+	e = oaError(t, c.s.call(t, "POST", "/v1/chat/completions", bootstrapToken, map[string]any{"model": botID, "messages": hi,
+		"tools": []map[string]any{tool("a", long), tool("b", long), tool("c", long)}}), 400)
+	if e["param"] != "tools" || !strings.Contains(e["message"].(string), "(PERGOLA_MAX_HISTORY_CHARS)") {
+		t.Fatalf("three tools of 900-character descriptions: %v", e)
+	}
 }
