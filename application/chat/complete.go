@@ -49,6 +49,9 @@ func (s *Service) Complete(ctx context.Context, p identity.Principal, req Comple
 	if err := s.checkCompletionTexts(req.Messages); err != nil {
 		return err
 	}
+	if err := s.checkKeptTexts(req.Messages); err != nil {
+		return err
+	}
 	b, cfg, version, err := s.d.Bots.ResolveForChat(ctx, p, req.BotID, false)
 	if err != nil {
 		return err

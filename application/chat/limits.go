@@ -1,12 +1,15 @@
 package chat
 
 import (
+	"encoding/json"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/cloudwego/eino/schema"
 
+	convapp "github.com/pergola-ai/pergola/application/conversation"
 	"github.com/pergola-ai/pergola/domain/conversation"
+	"github.com/pergola-ai/pergola/domain/errs"
 )
 
 // checkOutputs applies the message limit to submitted tool outputs: they
@@ -35,6 +38,62 @@ func (s *Service) checkCompletionTexts(msgs []CompletionMessage) error {
 		}
 	}
 	return nil
+}
+
+// checkKeptTexts applies the history limit to what fitHistory cannot
+// leave out of an OpenAI request: the caller's system messages and the
+// messages after the last user message (a tool loop's calls and results).
+// Without it a request of many such messages, each within the message
+// limit, would reach the model whole.
+func (s *Service) checkKeptTexts(msgs []CompletionMessage) error {
+	last := -1
+	for i, m := range msgs {
+		if m.Role == "user" {
+			last = i
+		}
+	}
+	n := 0
+	for i, m := range msgs {
+		if i > last || m.Role == "system" {
+			n += completionChars(m)
+		}
+	}
+	if n > s.d.Limits.HistoryChars {
+		return errs.Invalid("messages", "the system messages and the messages after the last user message are %d characters together, "+
+			"over the limit of %d (%s) on what a turn sends the model besides the user's message; send fewer or shorter ones",
+			n, s.d.Limits.HistoryChars, convapp.HistoryCharsSetting)
+	}
+	return nil
+}
+
+// checkToolTexts applies the limits to a request's tools, which reach the
+// model with every call of the turn: each description within the message
+// limit, and all descriptions and parameter schemas together within the
+// history limit.
+func (s *Service) checkToolTexts(rt RequestTools) error {
+	n := 0
+	for i, t := range rt.Tools {
+		if err := s.d.Limits.CheckText(rt.Field+"["+strconv.Itoa(i)+"].description", t.Description); err != nil {
+			return err
+		}
+		params, _ := json.Marshal(t.Parameters)
+		n += utf8.RuneCountInString(t.Description) + utf8.RuneCount(params)
+	}
+	if n > s.d.Limits.HistoryChars {
+		return errs.Invalid(rt.Field, "the tools' descriptions and parameters are %d characters together, over the limit of %d (%s); "+
+			"send fewer tools or shorter descriptions", n, s.d.Limits.HistoryChars, convapp.HistoryCharsSetting)
+	}
+	return nil
+}
+
+// completionChars counts the characters of a request message's text and
+// its tool calls' arguments.
+func completionChars(m CompletionMessage) int {
+	n := utf8.RuneCountInString(m.Content)
+	for _, tc := range m.ToolCalls {
+		n += utf8.RuneCountInString(tc.Arguments)
+	}
+	return n
 }
 
 // fitHistory trims what a turn sends the model to the history limit. in

@@ -153,6 +153,9 @@ func (s *Service) agentWithTools(ctx context.Context, b *bot.Bot, cfg *bot.Confi
 	if err := rt.check(); err != nil {
 		return nil, err
 	}
+	if err := s.checkToolTexts(rt); err != nil {
+		return nil, err
+	}
 	merged := rt.merged(cfg)
 	c, err := s.compiledFor(ctx, b, merged, version, rt)
 	if err != nil {

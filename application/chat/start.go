@@ -208,6 +208,9 @@ func (s *Service) checkRequest(p identity.Principal, req Request) error {
 	if err := s.d.Limits.CheckMessages("additional_messages", req.AdditionalMessages); err != nil {
 		return err
 	}
+	if err := s.d.Limits.CheckText("instructions", req.Instructions); err != nil {
+		return err
+	}
 	n := len(req.AdditionalMessages)
 	if n == 0 || req.AdditionalMessages[n-1].Role != conversation.RoleUser {
 		return errs.Invalid("additional_messages", "must end with the user's message (role user)")

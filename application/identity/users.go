@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/identity"
 )
 
@@ -59,6 +60,9 @@ type UserPatch struct {
 
 // UpdateUser applies an administrator's changes to a user.
 func (s *Service) UpdateUser(ctx context.Context, id int64, patch UserPatch) (*identity.User, error) {
+	if err := s.keepsAnAdministrator(ctx, id, patch); err != nil {
+		return nil, err
+	}
 	var hash string
 	if patch.Password != nil {
 		h, err := s.hashPassword(*patch.Password)
@@ -85,6 +89,34 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, patch UserPatch) (*i
 		}
 		return nil
 	})
+}
+
+// keepsAnAdministrator refuses a change that would leave the platform
+// without an enabled administrator (taking the role from the last one, or
+// disabling them): no one could manage users, models or channels again,
+// and "pergola token" gives a way back in, not the role.
+func (s *Service) keepsAnAdministrator(ctx context.Context, id int64, patch UserPatch) error {
+	if (patch.IsAdmin == nil || *patch.IsAdmin) && (patch.Disabled == nil || !*patch.Disabled) {
+		return nil
+	}
+	if u, err := s.users.GetUser(ctx, id); err != nil || !u.IsAdmin || u.Disabled {
+		return err // nil, unless the user is unknown
+	}
+	const size = 500
+	for n := 1; ; n++ {
+		users, _, err := s.users.ListUsers(ctx, identity.Page{Number: n, Size: size})
+		if err != nil {
+			return err
+		}
+		for _, u := range users {
+			if u.ID != id && u.IsAdmin && !u.Disabled {
+				return nil
+			}
+		}
+		if len(users) < size {
+			return errs.Conflict("user %d is the last enabled platform administrator; make another user an administrator first", id)
+		}
+	}
 }
 
 // ListUsers lists every user, for administrators.

@@ -138,7 +138,7 @@ func keepCredentialsHome(c *http.Client) *http.Client {
 // trace or an error.
 func hideSecrets(body []byte, secrets []string) []byte {
 	for _, sec := range secrets {
-		if sec != "" && bytes.Contains(body, []byte(sec)) {
+		if sec != "" && (bytes.Contains(body, []byte(sec)) || bytes.Contains(body, []byte(url.QueryEscape(sec)))) {
 			return []byte(mask(string(body), secrets))
 		}
 	}

@@ -92,8 +92,11 @@ func (c *tokenCache) fetch(ctx context.Context, a plugin.Auth) (string, time.Dur
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
+	secrets := []string{a.ClientSecret}
 	if a.ClientAuth != plugin.ClientAuthBody {
 		req.SetBasicAuth(url.QueryEscape(a.ClientID), url.QueryEscape(a.ClientSecret))
+		_, basic, _ := strings.Cut(req.Header.Get("Authorization"), " ")
+		secrets = append(secrets, basic)
 	}
 	resp, err := c.client.Do(req)
 	if err != nil {
@@ -101,6 +104,7 @@ func (c *tokenCache) fetch(ctx context.Context, a plugin.Auth) (string, time.Dur
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxTokenResponse))
+	body = hideSecrets(body, secrets) // an endpoint that echoes the request
 	if resp.StatusCode/100 != 2 {
 		return "", 0, fmt.Errorf("the OAuth2 token endpoint answered HTTP %d: %s", resp.StatusCode, excerpt(body, 300))
 	}

@@ -356,7 +356,7 @@ export interface paths {
         head?: never;
         /**
          * Change a user
-         * @description Changes the fields present in the body; absent fields stay. Setting `disabled` stops the user's sessions and tokens from working; setting `password` replaces it. The e-mail cannot change. Errors: 400 for an empty or too long name or a bad password; 404 when there is no such user.
+         * @description Changes the fields present in the body; absent fields stay. Setting `disabled` stops the user's sessions and tokens from working; setting `password` replaces it. The e-mail cannot change. Errors: 400 for an empty or too long name or a bad password; 404 when there is no such user; 409 when the change would take the role from, or disable, the last enabled platform administrator.
          */
         patch: operations["adminUpdateUser"];
         trace?: never;
@@ -7320,6 +7320,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -81,7 +81,7 @@ func (f Factory) openAI(ctx context.Context, m llm.Model) (model.ToolCallingChat
 		APIKey:     m.APIKey,
 		Model:      m.Model,
 		BaseURL:    baseURL,
-		HTTPClient: f.HTTPClient,
+		HTTPClient: openAIClient(f.HTTPClient, m.APIKey),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("openai model %s: %w", m.ID, err)

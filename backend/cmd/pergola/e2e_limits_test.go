@@ -20,7 +20,8 @@ const overLimit = "is 1001 characters, over the limit of 1000 a message may have
 // a message just within PERGOLA_MAX_MESSAGE_CHARS and one just past it
 // (characters, not bytes: "é" is two bytes): past it each answers 400
 // naming the field and the setting, and the model is not called. History
-// past PERGOLA_MAX_HISTORY_CHARS is trimmed oldest first. Also: a model
+// past PERGOLA_MAX_HISTORY_CHARS is trimmed oldest first, and what the
+// trim keeps whatever its length is bounded by it together. Also: a model
 // request without model is 400 naming model; an image URL the egress
 // policy refuses is 400 naming it; a webhook event whose user_id the
 // runtime would refuse is 400 naming user_id; a plugin that a published
@@ -42,6 +43,7 @@ func TestInputLimits(t *testing.T) {
 				t.Fatalf("the model was called %d times; want once, for the message within the limit", n)
 			}
 			t.Run("history trimmed oldest first", func(t *testing.T) { limitsHistory(t, c, botID) })
+			t.Run("what the trim keeps is bounded", func(t *testing.T) { limitsKept(t, c, botID) })
 			t.Run("image URLs through the egress policy", func(t *testing.T) { limitsImageURL(t, c) })
 			t.Run("plugin in use", func(t *testing.T) { pluginInUse(t, c, botID) })
 			t.Run("web chat favicon", func(t *testing.T) { webChatFavicon(t, c, botID) })

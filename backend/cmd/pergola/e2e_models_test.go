@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,6 +113,7 @@ func TestModelsAdmin(t *testing.T) {
 			if res.data["ok"] != false || !strings.Contains(str(res.data, "error"), "401") || !strings.Contains(str(res.data, "error"), "bad key") {
 				t.Fatalf("test of the refused model = %v", res.data)
 			}
+			modelErrorQuotedShort(t, s)
 			s.call(t, "POST", "/api/admin/models/nope/test", admin, nil).fails(t, 404, 4200, "nope")
 			if raw := body(t, s.call(t, "GET", "/api/admin/models", admin, nil).must(t, 200)); strings.Contains(raw, "sk-e2e-wrong-key") {
 				t.Fatalf("admin model list shows a stored key: %s", raw)
@@ -157,4 +160,23 @@ func firstKey(reqs []fakellm.Request) string {
 		return ""
 	}
 	return reqs[0].APIKey
+}
+
+// modelErrorQuotedShort: an OpenAI-compatible server that refuses with
+// its error as a string, echoing the key, is reported with its status and
+// words, the key masked (it was an empty error before).
+func modelErrorQuotedShort(t *testing.T, s *testServer) {
+	t.Helper()
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = w.Write([]byte(`{"error":"` + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ") + ` is not a key of this proxy"}`))
+	}))
+	t.Cleanup(echo.Close)
+	s.call(t, "POST", "/api/admin/models", bootstrapToken, map[string]any{"id": "proxied", "provider": "openai",
+		"base_url": echo.URL, "api_key": "sk-e2e-echoed-key", "model": "fake"}).must(t, 201)
+	res := s.call(t, "POST", "/api/admin/models/proxied/test", bootstrapToken, nil).must(t, 200)
+	if e := str(res.data, "error"); res.data["ok"] != false || e != "the provider answered HTTP 401: **** is not a key of this proxy" {
+		t.Fatalf("test of a model behind a proxy that refuses it = %v", res.data)
+	}
+	s.call(t, "DELETE", "/api/admin/models/proxied", bootstrapToken, nil).must(t, 200)
 }
