@@ -1,9 +1,7 @@
 package provider
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 )
@@ -32,22 +30,12 @@ func geminiClient(base *http.Client) *http.Client {
 type googleErrors struct{ next http.RoundTripper }
 
 func (g googleErrors) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := g.next.RoundTrip(req)
-	if err != nil || (resp.StatusCode >= 200 && resp.StatusCode < 300) {
-		return resp, err
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	_ = resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	if !hasGoogleError(body) {
-		body = googleErrorBody(resp, body)
-		resp.Header.Del("Content-Length")
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	resp.ContentLength = int64(len(body))
-	return resp, nil
+	return rewriteFailed(g.next, req, func(resp *http.Response, body []byte) []byte {
+		if hasGoogleError(body) {
+			return body
+		}
+		return googleErrorBody(resp, body)
+	})
 }
 
 // hasGoogleError reports whether body is JSON with an "error" object, or is

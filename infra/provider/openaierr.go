@@ -34,7 +34,26 @@ type openAIErrors struct {
 }
 
 func (o openAIErrors) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := o.next.RoundTrip(req)
+	return rewriteFailed(o.next, req, o.rewrite)
+}
+
+// rewrite masks the key in a failed answer's body and puts it in OpenAI's
+// shape unless it is already.
+func (o openAIErrors) rewrite(resp *http.Response, body []byte) []byte {
+	if o.key != "" {
+		body = bytes.ReplaceAll(body, []byte(o.key), []byte("****"))
+	}
+	if !hasOpenAIError(body) {
+		body = openAIErrorBody(resp, body)
+	}
+	resp.Header.Set("Content-Type", "application/json")
+	return body
+}
+
+// rewriteFailed sends req through next and, when the answer is not a 2xx,
+// replaces its body, read up to maxErrorBody, by what rewrite makes of it.
+func rewriteFailed(next http.RoundTripper, req *http.Request, rewrite func(*http.Response, []byte) []byte) (*http.Response, error) {
+	resp, err := next.RoundTrip(req)
 	if err != nil || (resp.StatusCode >= 200 && resp.StatusCode < 300) {
 		return resp, err
 	}
@@ -43,14 +62,8 @@ func (o openAIErrors) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.key != "" {
-		body = bytes.ReplaceAll(body, []byte(o.key), []byte("****"))
-	}
-	if !hasOpenAIError(body) {
-		body = openAIErrorBody(resp, body)
-	}
+	body = rewrite(resp, body)
 	resp.Header.Del("Content-Length")
-	resp.Header.Set("Content-Type", "application/json")
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	resp.ContentLength = int64(len(body))
 	return resp, nil
