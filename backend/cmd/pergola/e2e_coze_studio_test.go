@@ -41,7 +41,7 @@ type studioCase struct {
 	Note     string `json:"note"`
 }
 
-const studioRuns = "../../../workflow/cozeimport/testdata/studio_runs.json"
+const studioRuns = "../../../workflow/cozeimport/testdata/conformance/studio_runs.json"
 
 // TestCozeStudioExamples measures how many runs of Coze Studio's example
 // canvases give the output Coze Studio's tests expect, each through
