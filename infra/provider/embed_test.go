@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -130,5 +133,28 @@ func TestEmbedNeedsAnEmbeddingModel(t *testing.T) {
 	_, err := provider.Factory{}.Embed(context.Background(), chat, []string{"x"})
 	if !errors.Is(err, errs.ErrInvalid) || !strings.Contains(err.Error(), "model_id") {
 		t.Errorf("chat model: error = %v; want invalid model_id", err)
+	}
+}
+
+// TestEmbedRetriesADroppedConnection: a provider that drops the
+// connection before answering (as one closing a kept-alive connection
+// does) is asked again, and the second answer is used.
+func TestEmbedRetriesADroppedConnection(t *testing.T) {
+	var calls atomic.Int32
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				_ = conn.Close()
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"object":"list","model":"m","data":[{"object":"embedding","index":0,"embedding":[0.6,0.8]}],"usage":{"prompt_tokens":1,"total_tokens":1}}`)
+	}))
+	defer s.Close()
+	vecs, err := provider.Factory{}.Embed(context.Background(), embedModel(s.URL+"/v1", "m", 0), []string{"x"})
+	if err != nil || len(vecs) != 1 || calls.Load() != 2 {
+		t.Fatalf("embed after a dropped connection: %v (%d vectors, %d calls); want one vector after two calls", err, len(vecs), calls.Load())
 	}
 }

@@ -17,8 +17,11 @@ const (
 )
 
 // retryTransport sends a request again when the provider answers 429 or a
-// 5xx: after the pause the response asks for (retry-after-ms, else
-// Retry-After in seconds or as a date), else after an exponential backoff;
+// 5xx, or the connection failed before an answer (a provider or proxy
+// closing a kept-alive connection as the request went out; embedding and
+// rerank requests read nothing and may be sent twice): after the pause the
+// response asks for (retry-after-ms, else Retry-After in seconds or as a
+// date), else after an exponential backoff;
 // never longer than maxWait, and never past the request's context. The
 // last answer is returned as it came, for the caller to report.
 type retryTransport struct {
@@ -40,12 +43,15 @@ func (t retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			try.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		}
 		resp, err := t.base.RoundTrip(try)
-		if err != nil || attempt >= t.attempts || !retryable(resp.StatusCode) {
+		if attempt >= t.attempts || req.Context().Err() != nil || (err == nil && !retryable(resp.StatusCode)) {
 			return resp, err
 		}
-		wait := min(retryWait(resp.Header, attempt), t.maxWait)
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		resp.Body.Close()
+		wait := min(retryBaseWait<<(attempt-1), t.maxWait) // a dropped connection: the backoff
+		if err == nil {
+			wait = min(retryWait(resp.Header, attempt), t.maxWait)
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+			resp.Body.Close()
+		}
 		if err := pause(req.Context(), wait); err != nil {
 			return nil, err
 		}
