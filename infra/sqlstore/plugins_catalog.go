@@ -8,6 +8,7 @@ import (
 
 	"gorm.io/gorm"
 
+	"github.com/pergola-ai/pergola/application/queue"
 	"github.com/pergola-ai/pergola/domain/errs"
 	"github.com/pergola-ai/pergola/domain/plugin"
 )
@@ -27,8 +28,9 @@ func (s *PluginStore) SyncBuiltin(ctx context.Context, p *plugin.Plugin) error {
 	// retries wait a growing, random moment, so that several processes
 	// starting together do not collide again in step.
 	for i := 1; i <= 8 && (isDuplicate(err) || isDeadlock(err)); i++ {
-		if sleepErr := sleepCtx(ctx, time.Duration(i)*time.Duration(5+rand.IntN(20))*time.Millisecond); sleepErr != nil {
-			return sleepErr
+		queue.Sleep(ctx, time.Duration(i)*time.Duration(5+rand.IntN(20))*time.Millisecond)
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
 		err = s.syncBuiltin(ctx, p)
 	}
@@ -79,16 +81,4 @@ func (s *PluginStore) createBuiltin(tx *gorm.DB, p *plugin.Plugin, t time.Time) 
 		return err
 	}
 	return tx.Create(&pluginVersionRow{PluginID: b.ID, Number: 1, Source: row.DraftSource, Spec: row.DraftSpec, CreatedAt: t}).Error
-}
-
-// sleepCtx waits d, or less when ctx ends first (its error then).
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

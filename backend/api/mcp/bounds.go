@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -151,6 +152,14 @@ func leastUsed(mine map[string]*openSession) string {
 // batchFits refuses, with 400, a batch holding too many messages or tool
 // calls; it leaves the body for the handler.
 func (b *bounds) batchFits(w http.ResponseWriter, r *http.Request) bool {
+	br := bufio.NewReader(r.Body)
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{br, r.Body}
+	if !startsArray(br) {
+		return true // a single message: the SDK reads it, nothing is copied here
+	}
 	most := b.limit
 	if most <= 0 {
 		most = math.MaxInt64 - 1
@@ -184,4 +193,22 @@ func batchOf(body []byte) []message {
 		return nil
 	}
 	return batch
+}
+
+// startsArray peeks past the body's leading white space: is it a JSON
+// array (a batch)? A body whose white space fills the peek buffer may be
+// one, so the caller reads it whole.
+func startsArray(br *bufio.Reader) bool {
+	for n := 1; n <= br.Size(); n++ {
+		p, _ := br.Peek(n)
+		if len(p) < n {
+			return false
+		}
+		switch c := p[n-1]; c {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return c == '['
+		}
+	}
+	return true
 }
